@@ -1,0 +1,129 @@
+"""The ``bitgames`` command line: ``bitgames <game> <command> ...``.
+
+Building the parser imports only each game's small ``cli`` module, never numba, so every
+``--help`` is fast. A game's ``cli`` module provides ``add_commands(subparsers)``; each
+command stores a ``func(args) -> int`` that does the work (and imports kernels lazily).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from bitgames import __version__
+
+GAMES = {
+    "othello": "Othello (Reversi): perft, exact endgame solver",
+    "draughts": "Russian draughts and English checkers",
+    "go": "Go on 9x9 to 19x19 boards",
+    "leiserchess": "Leiserchess (MIT 6.172, 2016 rules)",
+}
+
+
+def installed_games() -> list[str]:
+    """Games whose command-line module is present in this installation."""
+    return [g for g in GAMES if importlib.util.find_spec(f"bitgames.{g}.cli") is not None]
+
+
+def emit(record: dict[str, Any], as_json: bool, text: str) -> None:
+    """Print one result: ``record`` as a JSON object with ``--json``, else ``text``."""
+    if as_json:
+        print(json.dumps(record), flush=True)
+    else:
+        print(text, flush=True)
+
+
+def add_json_flag(parser: argparse.ArgumentParser) -> None:
+    """Give a command the common ``--json`` flag."""
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object per result, for scripts"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="bitgames",
+        description="Fast bitboard game engines compiled with numba.",
+        epilog="Run 'bitgames GAME --help' for a game's commands.",
+    )
+    parser.add_argument("--version", action="version", version=f"bitgames {__version__}")
+    games = parser.add_subparsers(dest="game", metavar="COMMAND")
+    games.required = True
+
+    warm = games.add_parser(
+        "warmup",
+        help="compile every kernel once (numba) and report the time",
+        description="Compile every kernel of the given games (all by default) into the "
+        "on-disk cache, so later commands start at once.",
+    )
+    warm.add_argument("games", nargs="*", help="games to warm (default: all installed)")
+    add_json_flag(warm)
+    warm.set_defaults(func=_cmd_warmup)
+
+    cache = games.add_parser(
+        "cache-clear",
+        help="delete numba's compiled-code cache",
+        description="Delete every cached version of the compiled kernels.",
+    )
+    cache.set_defaults(func=_cmd_cache_clear)
+
+    for game in installed_games():
+        module = importlib.import_module(f"bitgames.{game}.cli")
+        game_parser = games.add_parser(game, help=GAMES[game], description=module.__doc__)
+        commands = game_parser.add_subparsers(dest="command", metavar="COMMAND")
+        commands.required = True
+        module.add_commands(commands)
+    return parser
+
+
+def _cmd_warmup(args: argparse.Namespace) -> int:
+    from bitgames.core import jit
+
+    known = jit.available_games()
+    for g in args.games:
+        if g not in known:
+            raise ValueError(f"unknown game {g!r}; installed: {', '.join(known)}")
+    games = args.games or known
+    for game in games:
+        seconds = jit.warmup([game])[game]
+        emit(
+            {"game": game, "seconds": round(seconds, 3), "cache": str(jit.CACHE_DIR)},
+            args.json,
+            f"{game}: kernels ready in {seconds:.2f} s",
+        )
+    if not args.json:
+        print(f"cache: {jit.CACHE_DIR}")
+    return 0
+
+
+def _cmd_cache_clear(args: argparse.Namespace) -> int:
+    from bitgames.core import jit
+
+    removed = jit.clear_cache()
+    print(f"removed {len(removed)} cache director{'y' if len(removed) == 1 else 'ies'}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except BrokenPipeError:
+        return 0
+    except (ValueError, OSError) as exc:
+        print(f"bitgames: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("bitgames: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

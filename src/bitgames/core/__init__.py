@@ -1,0 +1,1 @@
+"""Machinery shared by every game: bit helpers, numba set-up, tables, task runners."""

@@ -1,0 +1,142 @@
+"""numba set-up shared by every kernel module.
+
+Every kernel module imports :func:`njit` from here instead of from numba. Importing this
+module first points numba's on-disk cache at a directory keyed by a hash of the package's
+own source files, so editing any kernel (or a helper it calls in another file) can never
+leave stale compiled code behind: the key changes and numba starts a fresh cache.
+
+The cache root is ``$BITGAMES_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/bitgames`` (by
+default ``~/.cache/bitgames``); inside it, ``numba-<hash>`` holds this source version's
+compiled code.
+
+Kernel modules also register *warm-up* functions: small calls that compile every kernel
+with the argument types used in production. ``bitgames warmup`` runs them all; the command
+line runs a game's warm-ups once per cache (printing "compiling (first run only)") before
+its first use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+
+#: Kernel modules of each game, imported by :func:`warmup` (each registers its warm-ups).
+KERNEL_MODULES: dict[str, tuple[str, ...]] = {
+    "othello": ("bitgames.othello.kernels", "bitgames.othello.solver"),
+    "draughts": ("bitgames.draughts.kernels",),
+    "go": ("bitgames.go.kernels",),
+    "leiserchess": ("bitgames.leiserchess.kernels",),
+}
+
+
+def source_hash() -> str:
+    """Return a short hash of every ``.py`` file of the installed package.
+
+    >>> len(source_hash())
+    16
+    """
+    digest = hashlib.sha256()
+    for path in sorted(PACKAGE_ROOT.rglob("*.py")):
+        digest.update(str(path.relative_to(PACKAGE_ROOT)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_root() -> Path:
+    """The directory that holds one numba cache per source version."""
+    env = os.environ.get("BITGAMES_CACHE_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(xdg) / "bitgames"
+
+
+CACHE_DIR = cache_root() / f"numba-{source_hash()}"
+
+# numba reads NUMBA_CACHE_DIR when it is first imported, and its cache locator reads
+# numba.config.CACHE_DIR whenever a cached function is defined: set both.
+os.environ["NUMBA_CACHE_DIR"] = str(CACHE_DIR)
+import numba  # noqa: E402
+
+numba.config.CACHE_DIR = str(CACHE_DIR)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def njit(*args: Any, **kwargs: Any) -> Any:
+    """``numba.njit`` with ``cache=True`` by default; use exactly like ``numba.njit``."""
+    kwargs.setdefault("cache", True)
+    return numba.njit(*args, **kwargs)
+
+
+_WARMUPS: dict[str, list[Callable[[], None]]] = {}
+
+
+def register_warmup(game: str) -> Callable[[F], F]:
+    """Decorator: register a function that compiles some kernels of ``game``."""
+
+    def deco(fn: F) -> F:
+        _WARMUPS.setdefault(game, []).append(fn)
+        return fn
+
+    return deco
+
+
+def available_games() -> list[str]:
+    """Games whose kernel modules are present in this installation."""
+    games = []
+    for game, modules in KERNEL_MODULES.items():
+        if (PACKAGE_ROOT / game / "__init__.py").exists() and all(
+            importlib.util.find_spec(m) is not None for m in modules
+        ):
+            games.append(game)
+    return games
+
+
+def warmup(games: Iterable[str] | None = None) -> dict[str, float]:
+    """Compile (or load from the cache) every kernel of ``games``; return seconds per game."""
+    timings: dict[str, float] = {}
+    for game in games if games is not None else available_games():
+        start = time.perf_counter()
+        for module in KERNEL_MODULES[game]:
+            importlib.import_module(module)
+        for fn in _WARMUPS.get(game, []):
+            fn()
+        (CACHE_DIR / f"warm-{game}").parent.mkdir(parents=True, exist_ok=True)
+        (CACHE_DIR / f"warm-{game}").touch()
+        timings[game] = time.perf_counter() - start
+    return timings
+
+
+def is_warm(game: str) -> bool:
+    """True when ``game``'s kernels were compiled into the current cache."""
+    return (CACHE_DIR / f"warm-{game}").exists()
+
+
+def ensure_warm(game: str) -> None:
+    """Compile ``game``'s kernels if this cache has never seen them, saying so on stderr."""
+    if is_warm(game) or os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        return
+    print(f"compiling {game} kernels (first run only)...", file=sys.stderr, flush=True)
+    seconds = warmup([game])[game]
+    print(f"compiled in {seconds:.1f} s", file=sys.stderr, flush=True)
+
+
+def clear_cache() -> list[Path]:
+    """Remove every cached version (all source hashes); return the directories removed."""
+    root = cache_root()
+    removed = []
+    if root.is_dir():
+        for path in root.glob("numba-*"):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
