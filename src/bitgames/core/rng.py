@@ -96,13 +96,13 @@ def below(state: np.ndarray, n: int) -> int:
             x = next_u64(state) >> U(32)
             m = x * U(n)
             low = m & U(0xFFFFFFFF)
-    return np.int64(m >> U(32))  # type: ignore[return-value]
+    return np.int64(m >> U(32))
 
 
 @jit.njit
 def uniform(state: np.ndarray) -> float:
     """A float in ``[0, 1)`` with 53 random bits."""
-    return (next_u64(state) >> U(11)) * (1.0 / 9007199254740992.0)  # type: ignore[no-any-return]
+    return (next_u64(state) >> U(11)) * (1.0 / 9007199254740992.0)
 
 
 def _check_u64(x: types.Type) -> None:
