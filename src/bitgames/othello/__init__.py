@@ -1,0 +1,1 @@
+"""Othello: bitboard rules, perft and an exact endgame solver."""
