@@ -68,7 +68,7 @@ def move_to_str(code: int) -> str:
     """Notation of a move code.
 
     >>> move_to_str(encode_move(39, 46)), move_to_str(encode_move(22, 22, 1))
-    ('h4g6', 'g2R')
+    ('h4g5', 'g2R')
     """
     fr, to, rot = code & 63, (code >> 6) & 63, (code >> 12) & 3
     if rot:
@@ -104,7 +104,7 @@ def parse_fen(fen: str) -> Position:
     """Read a FEN into ``(w, b, k, o0, o1, side)``.
 
     >>> parse_fen("ss7/8/8/8/8/8/8/7NN W")
-    (128, 72057594037927936, 72057594037928064, 72057594037927936, 72057594037927936, 0)
+    (128, 72057594037927936, 72057594037928064, 0, 72057594037927936, 0)
     >>> parse_fen("ss7/8/8/8/8/8/8/7NN X")
     Traceback (most recent call last):
     ...

@@ -1,0 +1,475 @@
+"""Leiserchess positions and moves for people: :class:`Board`, :class:`Move`, :class:`Piece`.
+
+The rules (2016, MIT 6.172) are computed by :mod:`bitgames.leiserchess.kernels`; this module
+keeps the history needed by the Ko rule and the draw rules.
+
+>>> board = Board()
+>>> len(board.legal_moves), len(board.pseudo_legal_moves)
+(65, 78)
+>>> board.push("h4g5")
+Move.from_str('h4g5')
+>>> board.push("c5R")
+Move.from_str('c5R')
+>>> board.fen()
+'ss3nw3/3nw4/2nw1nw3/1ne3SE1SE/nw1nw2SE2/3SE1SE2/4SE3/3SE3NN W'
+>>> board.pop(), board.pop()
+(Move.from_str('c5R'), Move.from_str('h4g5'))
+>>> board == Board()
+True
+
+Ko: after Tangerine swaps its King with a Lavender Pawn, Lavender may not swap straight back.
+
+>>> b = Board("ss7/8/8/8/8/8/6nw1/7NN W")
+>>> b.push("h0g1")
+Move.from_str('h0g1')
+>>> Move.from_str("h0g1") in b.legal_moves, Move.from_str("h0g1") in b.pseudo_legal_moves
+(False, True)
+
+Draw rules: ``draw_rule="rules"`` (the rules document: 50 moves each without a Pawn
+zapped, or the same position with the same side to move a third time) or
+``"referee"`` (the course referee: 200 plies without any zap, or threefold repetition).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from bitgames.core.bits import iter_bits
+from bitgames.core.errors import BitgamesError
+from bitgames.leiserchess import kernels
+from bitgames.leiserchess.notation import (
+    KING_ORIENTATIONS,
+    PAWN_ORIENTATIONS,
+    START_FEN,
+    MoveError,
+    encode_move,
+    format_fen,
+    move_to_str,
+    parse_fen,
+    parse_square,
+    piece_code,
+    square_name,
+    str_to_move,
+)
+
+Color = int
+WHITE: Color = 0  #: Tangerine, uppercase, moves first
+BLACK: Color = 1  #: Lavender, lowercase
+COLOR_NAMES = ("Tangerine", "Lavender")
+DrawRule = Literal["rules", "referee"]
+
+_U = np.uint64
+Bitboards = tuple[int, int, int, int, int]
+
+
+class IllegalMoveError(MoveError):
+    """A well-formed move that is not legal in the position."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move: a step or swap (``from != to``), a rotation (``rotation`` 1=R, 2=U, 3=L) or
+    the King's null move (``from == to``, no rotation).
+
+    >>> Move.from_str("h4g5"), Move.from_str("g3r"), str(Move(7, 7))
+    (Move.from_str('h4g5'), Move.from_str('g3R'), 'h0h0')
+    """
+
+    from_square: int
+    to_square: int
+    rotation: int = 0
+
+    def __post_init__(self) -> None:
+        if not (0 <= self.from_square < 64 and 0 <= self.to_square < 64):
+            raise MoveError(f"square index out of range in move {self.from_square}->{self.to_square}")
+        if self.rotation not in (0, 1, 2, 3):
+            raise MoveError(f"rotation must be 0..3, got {self.rotation}")
+        if self.rotation and self.from_square != self.to_square:
+            raise MoveError("a rotation keeps the piece on its square")
+
+    @classmethod
+    def from_str(cls, text: str) -> Move:
+        """Read ``h4g5``, ``g3R``/``g3U``/``g3L`` or ``h0h0`` (case-insensitive)."""
+        return cls.from_code(str_to_move(text))
+
+    @classmethod
+    def from_code(cls, code: int) -> Move:
+        """The move of a kernel move code."""
+        return cls(code & 63, (code >> 6) & 63, (code >> 12) & 3)
+
+    @property
+    def code(self) -> int:
+        """The kernels' move code."""
+        return encode_move(self.from_square, self.to_square, self.rotation)
+
+    def is_null(self) -> bool:
+        return self.from_square == self.to_square and self.rotation == 0
+
+    def is_rotation(self) -> bool:
+        return self.rotation != 0
+
+    def __str__(self) -> str:
+        return move_to_str(self.code)
+
+    def __repr__(self) -> str:
+        return f"Move.from_str({str(self)!r})"
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A piece: colour, King or Pawn, orientation 0..3.
+
+    >>> Piece.from_code("SE"), Piece.from_code("ss").symbol()
+    (Piece.from_code('SE'), 'ss')
+    """
+
+    color: Color
+    king: bool
+    orientation: int
+
+    @classmethod
+    def from_code(cls, code: str) -> Piece:
+        up = code.upper()
+        color = WHITE if code.isupper() else BLACK
+        if up in KING_ORIENTATIONS:
+            return cls(color, True, KING_ORIENTATIONS.index(up))
+        if up in PAWN_ORIENTATIONS:
+            return cls(color, False, PAWN_ORIENTATIONS.index(up))
+        raise BitgamesError(f"unknown piece code {code!r}")
+
+    def symbol(self) -> str:
+        code = (KING_ORIENTATIONS if self.king else PAWN_ORIENTATIONS)[self.orientation]
+        return code if self.color == WHITE else code.lower()
+
+    def __repr__(self) -> str:
+        return f"Piece.from_code({self.symbol()!r})"
+
+
+MoveLike = Move | str
+
+
+def _as_move(move: MoveLike) -> Move:
+    return move if isinstance(move, Move) else Move.from_str(move)
+
+
+class _MoveView:
+    def __init__(self, board: Board, legal: bool) -> None:
+        self._board = board
+        self._legal = legal
+
+    def _codes(self) -> list[int]:
+        return self._board._move_codes(self._legal)
+
+    def __iter__(self) -> Iterator[Move]:
+        return (Move.from_code(c) for c in self._codes())
+
+    def __len__(self) -> int:
+        return len(self._codes())
+
+    def __bool__(self) -> bool:
+        return bool(self._codes())
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and move.code in self._codes()
+
+    def __repr__(self) -> str:
+        kind = "LegalMoves" if self._legal else "PseudoLegalMoves"
+        return f"<{kind} ({', '.join(move_to_str(c) for c in self._codes())})>"
+
+
+@dataclass
+class _Undo:
+    bitboards: Bitboards
+    zapped: int
+    result: int
+    no_pawn_zap: int
+    no_zap: int
+
+
+class Board:
+    """A Leiserchess position with its history (for Ko and draws).
+
+    ``Board()`` is the opening position, ``Board(fen)`` reads a FEN. A FEN carries no
+    history, so Ko rule (b) does not apply to the first move after it.
+    """
+
+    def __init__(self, fen: str | None = START_FEN, *, draw_rule: DrawRule = "rules") -> None:
+        if draw_rule not in ("rules", "referee"):
+            raise BitgamesError(f"draw_rule must be 'rules' or 'referee', got {draw_rule!r}")
+        self.draw_rule: DrawRule = draw_rule
+        self.move_stack: list[Move] = []
+        self._undo: list[_Undo] = []
+        self._boards: list[tuple[Bitboards, int]] = []
+        self.set_fen(START_FEN if fen is None else fen)
+
+    # -- FEN -----------------------------------------------------------------------------
+
+    def set_fen(self, fen: str) -> None:
+        """Replace the position (and forget the history) with a FEN."""
+        w, b, k, o0, o1, side = parse_fen(fen)
+        self._bb: Bitboards = (w, b, k, o0, o1)
+        self.turn: Color = side
+        self.result_code = kernels.NONE
+        self.last_zapped = 0
+        self.no_pawn_zap_plies = 0
+        self.no_zap_plies = 0
+        self.move_stack.clear()
+        self._undo.clear()
+        self._boards = [(self._bb, side)]
+
+    def fen(self) -> str:
+        """The position as FEN.
+
+        >>> Board().fen() == START_FEN
+        True
+        """
+        return format_fen(*self._bb, self.turn)
+
+    @classmethod
+    def from_fen(cls, fen: str, *, draw_rule: DrawRule = "rules") -> Board:
+        return cls(fen, draw_rule=draw_rule)
+
+    def bitboards(self) -> Bitboards:
+        """``(w, b, k, o0, o1)`` as plain ints (see :mod:`bitgames.leiserchess.kernels`)."""
+        return self._bb
+
+    def _u(self) -> tuple[np.uint64, ...]:
+        return tuple(_U(x) for x in self._bb)
+
+    def _prev(self) -> tuple[Bitboards, int]:
+        """Board two plies back (Ko rule (b)) and whether it exists."""
+        if len(self._boards) >= 2:
+            return self._boards[-2][0], 1
+        return (0, 0, 0, 0, 0), 0
+
+    # -- pieces and lasers -----------------------------------------------------------------
+
+    def piece_at(self, square: int | str) -> Piece | None:
+        """The piece on a square (index or name), or None.
+
+        >>> Board().piece_at("h0"), Board().piece_at("a7"), Board().piece_at("e4")
+        (Piece.from_code('NN'), Piece.from_code('ss'), None)
+        """
+        sq = parse_square(square) if isinstance(square, str) else square
+        code = piece_code(*self._bb, sq)
+        return Piece.from_code(code) if code else None
+
+    def king_square(self, color: Color) -> int | None:
+        w, b, k, _, _ = self._bb
+        kb = k & (w if color == WHITE else b)
+        return kb.bit_length() - 1 if kb else None
+
+    def laser_path(self, color: Color) -> int:
+        """Bitmap of the squares ``color``'s laser crosses now (King square and stop square
+        included).
+
+        >>> [square_name(s) for s in iter_bits(Board().laser_path(WHITE))]
+        ['h0', 'h1', 'h2', 'h3', 'h4']
+        """
+        return int(kernels.laser_path(*self._u(), color))
+
+    def pinned(self) -> int:
+        """Bitmap of the side to move's Pawns on the enemy beam (they cannot move)."""
+        w, b, k, _, _ = self._bb
+        own = w if self.turn == WHITE else b
+        return self.laser_path(1 - self.turn) & own & ~k
+
+    # -- moves -----------------------------------------------------------------------------
+
+    def _move_codes(self, legal: bool) -> list[int]:
+        if self.result_code != kernels.NONE or (legal and self.is_draw()):
+            return []
+        out = np.zeros(kernels.MAX_MOVES, dtype=np.int64)
+        if legal:
+            prev, has = self._prev()
+            n = kernels.legal_moves(*self._u(), self.turn, *(_U(x) for x in prev), has, out)
+        else:
+            u = self._u()
+            path = _U(kernels.laser_path(*u, 1 - self.turn))
+            n = kernels.gen_moves(*u, self.turn, path, out)
+        return [int(c) for c in out[:n]]
+
+    @property
+    def legal_moves(self) -> _MoveView:
+        """Moves that obey the Ko rule (none once the game is over)."""
+        return _MoveView(self, True)
+
+    @property
+    def pseudo_legal_moves(self) -> _MoveView:
+        """Every generated move, Ko ignored (what the handout's perft counts)."""
+        return _MoveView(self, False)
+
+    def is_legal(self, move: MoveLike) -> bool:
+        return _as_move(move).code in self._move_codes(True)
+
+    def parse_move(self, text: str) -> Move:
+        """Read a move and check that it is legal here.
+
+        >>> Board().parse_move("h0h0")
+        Traceback (most recent call last):
+        ...
+        bitgames.leiserchess.board.IllegalMoveError: illegal move h0h0 in ss3nw3/3nw4/2nw1nw3/1nw3SE1SE/nw1nw3SE1/3SE1SE2/4SE3/3SE3NN W: Ko rule (the position would not change)
+        """
+        move = Move.from_str(text)
+        if move.code in self._move_codes(True):
+            return move
+        raise IllegalMoveError(f"illegal move {move} in {self.fen()}: {self._why_illegal(move)}")
+
+    def _why_illegal(self, move: Move) -> str:
+        if self.result_code != kernels.NONE:
+            return "the game is over"
+        if self.is_draw():
+            return "the game is drawn"
+        w, b, k, _, _ = self._bb
+        own = w if self.turn == WHITE else b
+        bit = 1 << move.from_square
+        if not own & bit:
+            return f"no {COLOR_NAMES[self.turn]} piece on {square_name(move.from_square)}"
+        if self.pinned() & bit:
+            return f"the Pawn on {square_name(move.from_square)} is pinned by the enemy laser"
+        if move.is_null() and not k & bit:
+            return "only a King can make a null move"
+        if move.code in self._move_codes(False):
+            after = kernels.make_move(*self._u(), self.turn, move.code)
+            bb = tuple(int(x) for x in after[:5])
+            if bb == self._bb:
+                return "Ko rule (the position would not change)"
+            return "Ko rule (it would restore the position before the opponent's move)"
+        return "not a move of this position"
+
+    def push(self, move: MoveLike) -> Move:
+        """Play a legal move (a :class:`Move` or a string); return it."""
+        m = _as_move(move)
+        if m.code not in self._move_codes(True):
+            raise IllegalMoveError(f"illegal move {m} in {self.fen()}: {self._why_illegal(m)}")
+        w, b, k, o0, o1, zapped, result = kernels.make_move(*self._u(), self.turn, m.code)
+        self._undo.append(
+            _Undo(self._bb, self.last_zapped, self.result_code, self.no_pawn_zap_plies,
+                  self.no_zap_plies)
+        )
+        self._bb = (int(w), int(b), int(k), int(o0), int(o1))
+        self.last_zapped = int(zapped)
+        self.result_code = int(result)
+        any_zap = zapped > 0 or result != kernels.NONE
+        self.no_pawn_zap_plies = 0 if zapped > 0 else self.no_pawn_zap_plies + 1
+        self.no_zap_plies = 0 if any_zap else self.no_zap_plies + 1
+        self.turn = 1 - self.turn
+        self.move_stack.append(m)
+        self._boards.append((self._bb, self.turn))
+        return m
+
+    def pop(self) -> Move:
+        """Take back the last move; return it."""
+        if not self.move_stack:
+            raise BitgamesError("pop from a board with no moves played")
+        u = self._undo.pop()
+        self._boards.pop()
+        self._bb = u.bitboards
+        self.last_zapped = u.zapped
+        self.result_code = u.result
+        self.no_pawn_zap_plies = u.no_pawn_zap
+        self.no_zap_plies = u.no_zap
+        self.turn = 1 - self.turn
+        return self.move_stack.pop()
+
+    def peek(self) -> Move:
+        return self.move_stack[-1]
+
+    # -- end of game -----------------------------------------------------------------------
+
+    def repetitions(self) -> int:
+        """How many times the current position (same side to move) has occurred."""
+        cur = self._boards[-1]
+        return sum(1 for x in self._boards if x == cur)
+
+    def is_draw(self) -> bool:
+        """True when a draw rule applies (threefold repetition, or the no-zap limit)."""
+        if self.result_code != kernels.NONE:
+            return False
+        if self.repetitions() >= 3:
+            return True
+        if self.draw_rule == "rules":
+            return self.no_pawn_zap_plies >= 100
+        return self.no_zap_plies >= 200
+
+    def is_game_over(self) -> bool:
+        return self.result_code != kernels.NONE or self.is_draw()
+
+    def result(self) -> str:
+        """``1-0`` (Tangerine won), ``0-1``, ``1/2-1/2`` or ``*`` (game on)."""
+        if self.result_code == kernels.WHITE_KING_ZAPPED:
+            return "0-1"
+        if self.result_code == kernels.BLACK_KING_ZAPPED:
+            return "1-0"
+        return "1/2-1/2" if self.is_draw() else "*"
+
+    def winner(self) -> Color | None:
+        r = self.result()
+        return WHITE if r == "1-0" else BLACK if r == "0-1" else None
+
+    # -- copies, comparison, display -------------------------------------------------------
+
+    def copy(self) -> Board:
+        other = Board.__new__(Board)
+        other.__dict__.update(self.__dict__)
+        other.move_stack = list(self.move_stack)
+        other._undo = list(self._undo)
+        other._boards = list(self._boards)
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and (self._bb, self.turn) == (other._bb, other.turn)
+
+    def __hash__(self) -> int:
+        return hash((self._bb, self.turn))
+
+    def __repr__(self) -> str:
+        return f"Board({self.fen()!r})"
+
+    def draw(self, lasers: bool = True) -> str:
+        """The board as text, rank 7 at the top; with ``lasers`` the empty squares crossed
+        by Tangerine's beam show ``**``, by Lavender's ``++``, by both ``##``.
+
+        >>> print(Board("ss7/8/8/8/8/8/8/7NN W").draw())
+           a  b  c  d  e  f  g  h
+        7  ss .. .. .. .. .. .. ** 7
+        6  ++ .. .. .. .. .. .. ** 6
+        5  ++ .. .. .. .. .. .. ** 5
+        4  ++ .. .. .. .. .. .. ** 4
+        3  ++ .. .. .. .. .. .. ** 3
+        2  ++ .. .. .. .. .. .. ** 2
+        1  ++ .. .. .. .. .. .. ** 1
+        0  ++ .. .. .. .. .. .. NN 0
+           a  b  c  d  e  f  g  h
+        Tangerine (uppercase) to move
+        """
+        wp = self.laser_path(WHITE) if lasers else 0
+        bp = self.laser_path(BLACK) if lasers else 0
+        header = "   " + "  ".join("abcdefgh")
+        lines = [header]
+        for rank in range(7, -1, -1):
+            cells = []
+            for f in range(8):
+                sq = rank * 8 + f
+                code = piece_code(*self._bb, sq)
+                if code:
+                    cells.append(code)
+                else:
+                    on_w, on_b = bool(wp >> sq & 1), bool(bp >> sq & 1)
+                    cells.append("##" if on_w and on_b else "**" if on_w else "++" if on_b else "..")
+            lines.append(f"{rank}  {' '.join(cells)} {rank}")
+        lines.append(header)
+        if self.is_game_over():
+            lines.append(f"game over: {self.result()}")
+        else:
+            lines.append(
+                f"{COLOR_NAMES[self.turn]} ({'uppercase' if self.turn == WHITE else 'lowercase'}) to move"
+            )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.draw(lasers=True)
