@@ -1,0 +1,626 @@
+"""Exact (and win/loss/draw) endgame solver for Othello.
+
+The search is the one strong solvers use (see ``shared/reference/othello.md`` §3):
+
+- principal-variation search at the root and along the PV, null-window search (NWS)
+  everywhere else;
+- a transposition table of 4-entry buckets holding the whole board (no false hits), lower
+  and upper bounds and the best move; replacement keeps the deepest entries, entries of an
+  older search go first;
+- fastest-first move ordering: the transposition-table move, wipe-outs, then fewest
+  opponent replies (corners counted twice), with square-value and parity terms;
+- enhanced transposition cutoff (ETC) near the root, stability cutoffs when alpha is high;
+- at 7 empties or fewer: no table, no move generation — each empty square next to an
+  opponent disc is tried, odd quadrants (parity) and good squares first;
+- the last two and last one empties have their own code; the last one counts the flipped
+  discs without making the move.
+
+Scores are final disc differences for the side to move with empty squares given to the
+winner. :func:`solve` is the Python entry point.
+
+>>> from bitgames.othello.board import Board
+>>> b = Board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")
+>>> r = solve(b)
+>>> r.score, r.best_move
+(18, 'g8')
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from bitgames.core.bits import ctz, popcount
+from bitgames.core.jit import njit, register_warmup
+from bitgames.othello.kernels import PASS, final_score, flips, legal_moves
+
+U = np.uint64
+_ZERO = U(0)
+_ONE = U(1)
+
+INF = 127
+NO_MOVE = -1000  # returned by a node whose side to move has no move (internal)
+SHALLOW = 7  # at this many empties or fewer: no transposition table
+ETC_MIN = 10  # enhanced transposition cutoff from this many empties up
+BUCKET = 4
+
+_CORNERS = U(0x8100_0000_0000_0081)
+_NOT_A = U(0xFEFE_FEFE_FEFE_FEFE)
+_NOT_H = U(0x7F7F_7F7F_7F7F_7F7F)
+_BORDER = U(0xFF81_8181_8181_81FF)
+_FILES_AH = U(0x8181_8181_8181_8181)
+_RANKS_18 = U(0xFF00_0000_0000_00FF)
+
+#: Try a stability cutoff only when alpha reaches this, by number of empties.
+STABILITY_THRESHOLD = np.array(
+    [99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44]
+    + [46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62]
+    + [64] * 22,
+    dtype=np.int64,
+)
+
+
+def _square_masks() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Neighbour masks, the 4 quadrants, square classes by priority, and every line."""
+    neigh = np.zeros(64, dtype=np.uint64)
+    quadrant = np.zeros(4, dtype=np.uint64)
+    for sq in range(64):
+        f, r = sq % 8, sq // 8
+        m = 0
+        for df in (-1, 0, 1):
+            for dr in (-1, 0, 1):
+                if (df or dr) and 0 <= f + df < 8 and 0 <= r + dr < 8:
+                    m |= 1 << (8 * (r + dr) + f + df)
+        neigh[sq] = m
+        quadrant[(r >= 4) * 2 + (f >= 4)] |= np.uint64(1 << sq)
+    corners = 0x8100_0000_0000_0081
+    x_squares = 0x0042_0000_0000_4200
+    c_squares = 0x4281_0000_0000_8142
+    others = ~(corners | x_squares | c_squares) & (2**64 - 1)
+    classes = np.array([corners, others, c_squares, x_squares], dtype=np.uint64)
+    lines: list[int] = []
+    for i in range(8):
+        lines.append(0xFF << (8 * i))  # rows
+        lines.append(0x0101_0101_0101_0101 << i)  # columns
+    for k in range(-7, 8):  # diagonals (file - rank = k) and anti-diagonals (file + rank = k+7)
+        diag = anti = 0
+        for r in range(8):
+            if 0 <= r + k < 8:
+                diag |= 1 << (8 * r + r + k)
+            if 0 <= k + 7 - r < 8:
+                anti |= 1 << (8 * r + k + 7 - r)
+        lines.append(diag)
+        lines.append(anti)
+    return neigh, quadrant, classes, np.array(lines, dtype=np.uint64)
+
+
+NEIGHBOURS, QUADRANTS, SQUARE_CLASSES, LINES = _square_masks()
+_LINE_KIND = np.array([0, 1] * 8 + [2, 3] * 15, dtype=np.int64)  # row, column, diag, anti
+
+#: Static square values used as the last ordering key (corners best, X-squares worst).
+SQUARE_VALUE = np.array(
+    [
+        [18, 4, 16, 12, 12, 16, 4, 18],
+        [4, 2, 6, 8, 8, 6, 2, 4],
+        [16, 6, 14, 10, 10, 14, 6, 16],
+        [12, 8, 10, 0, 0, 10, 8, 12],
+        [12, 8, 10, 0, 0, 10, 8, 12],
+        [16, 6, 14, 10, 10, 14, 6, 16],
+        [4, 2, 6, 8, 8, 6, 2, 4],
+        [18, 4, 16, 12, 12, 16, 4, 18],
+    ],
+    dtype=np.int64,
+).ravel()
+
+
+@njit
+def stable_discs(p: np.uint64, o: np.uint64) -> np.uint64:
+    """A subset of ``p``'s discs that can never be flipped.
+
+    A disc is stable when, along each of the four lines through it, the line is full, or
+    it touches the board edge, or a stable disc of its own colour is next to it.
+    """
+    filled = p | o
+    h = _FILES_AH
+    v = _RANKS_18
+    d9 = _BORDER
+    d7 = _BORDER
+    for i in range(LINES.shape[0]):
+        m = LINES[i]
+        if filled & m == m:
+            kind = _LINE_KIND[i]
+            if kind == 0:
+                h |= m
+            elif kind == 1:
+                v |= m
+            elif kind == 2:
+                d9 |= m
+            else:
+                d7 |= m
+    stable = p & h & v & d9 & d7
+    if stable == _ZERO:
+        return stable
+    while True:
+        nh = h | ((stable << U(1)) & _NOT_A) | ((stable >> U(1)) & _NOT_H)
+        nv = v | (stable << U(8)) | (stable >> U(8))
+        n9 = d9 | ((stable << U(9)) & _NOT_A) | ((stable >> U(9)) & _NOT_H)
+        n7 = d7 | ((stable << U(7)) & _NOT_H) | ((stable >> U(7)) & _NOT_A)
+        new = p & nh & nv & n9 & n7
+        if new == stable:
+            return stable
+        stable = new
+
+
+@njit
+def _solve1(p: np.uint64, o: np.uint64, x: int) -> int:
+    """Exact score with one empty square ``x`` (counts flips, never makes the move)."""
+    n = popcount(flips(p, o, x))
+    if n:
+        return 2 * (popcount(p) + n + 1) - 64
+    n = popcount(flips(o, p, x))
+    if n:
+        return 2 * (popcount(p) - n) - 64
+    diff = 2 * popcount(p) - 63
+    return diff + 1 if diff > 0 else diff - 1
+
+
+@njit
+def _solve2(p: np.uint64, o: np.uint64, alpha: int, empties: np.uint64, stats: np.ndarray) -> int:
+    """Null-window score with two empty squares."""
+    stats[0] += 1
+    x1 = ctz(empties)
+    x2 = ctz(empties & (empties - _ONE))
+    best = NO_MOVE
+    if NEIGHBOURS[x1] & o:
+        f = flips(p, o, x1)
+        if f:
+            stats[0] += 1
+            best = -_solve1(o ^ f, p ^ f ^ (_ONE << U(x1)), x2)
+            if best > alpha:
+                return best
+    if NEIGHBOURS[x2] & o:
+        f = flips(p, o, x2)
+        if f:
+            stats[0] += 1
+            s = -_solve1(o ^ f, p ^ f ^ (_ONE << U(x2)), x1)
+            if s > best:
+                best = s
+    if best != NO_MOVE:
+        return best
+    if flips(o, p, x1) | flips(o, p, x2):
+        return -_solve2(o, p, -alpha - 1, empties, stats)
+    return final_score(p, o)
+
+
+@njit
+def _shallow(
+    p: np.uint64, o: np.uint64, alpha: int, empties: np.uint64, n: int, stats: np.ndarray
+) -> int:
+    """Null-window search at 3-7 empties: no table, parity then square-class ordering."""
+    if n == 2:
+        return _solve2(p, o, alpha, empties, stats)
+    stats[0] += 1
+    if n >= 5 and alpha >= STABILITY_THRESHOLD[n]:
+        upper = 64 - 2 * popcount(stable_discs(o, p))
+        if upper <= alpha:
+            return upper
+    odd = _ZERO
+    for q in range(4):
+        if popcount(empties & QUADRANTS[q]) & 1:
+            odd |= QUADRANTS[q]
+    best = NO_MOVE
+    for group in range(2):
+        side = empties & odd if group == 0 else empties & ~odd
+        for c in range(4):
+            cand = side & SQUARE_CLASSES[c]
+            while cand:
+                x = ctz(cand)
+                cand &= cand - _ONE
+                if NEIGHBOURS[x] & o:
+                    f = flips(p, o, x)
+                    if f:
+                        bit = _ONE << U(x)
+                        s = -_shallow(o ^ f, p ^ f ^ bit, -alpha - 1, empties ^ bit, n - 1, stats)
+                        if s > best:
+                            best = s
+                            if s > alpha:
+                                return s
+    if best != NO_MOVE:
+        return best
+    if legal_moves(o, p) == _ZERO:
+        return final_score(p, o)
+    return -_shallow(o, p, -alpha - 1, empties, n, stats)
+
+
+# -- transposition table -------------------------------------------------------------------
+# tt[i] = (player, opponent, data); data = lower+64 | (upper+64) << 8 | move << 16 |
+# empties << 24 | generation << 32. An all-zero row is empty (no real position has p=o=0).
+
+
+def new_table(bits: int = 20) -> np.ndarray:
+    """A transposition table of ``2**bits`` entries (24 bytes each)."""
+    return np.zeros((1 << bits, 3), dtype=np.uint64)
+
+
+@njit
+def _tt_index(tt: np.ndarray, p: np.uint64, o: np.uint64) -> int:
+    h = p * U(0x9E37_79B9_7F4A_7C15) + o * U(0xC2B2_AE3D_27D4_EB4F)
+    h ^= h >> U(31)
+    return np.int64(h & U(tt.shape[0] - BUCKET))
+
+
+@njit
+def _tt_probe(tt: np.ndarray, p: np.uint64, o: np.uint64) -> int:
+    base = _tt_index(tt, p, o)
+    for i in range(base, base + BUCKET):
+        if tt[i, 0] == p and tt[i, 1] == o:
+            return i
+    return -1
+
+
+@njit
+def _tt_store(
+    tt: np.ndarray, p: np.uint64, o: np.uint64, n: int, gen: int, lower: int, upper: int, move: int
+) -> None:
+    base = _tt_index(tt, p, o)
+    slot = base
+    worst = 1 << 30
+    for i in range(base, base + BUCKET):
+        if tt[i, 0] == p and tt[i, 1] == o:
+            slot = i
+            break
+        d = tt[i, 2]
+        age = 0 if int(d >> U(32)) == gen else 1000
+        keep = int((d >> U(24)) & U(0xFF)) - age
+        if keep < worst:
+            worst = keep
+            slot = i
+    tt[slot, 0] = p
+    tt[slot, 1] = o
+    tt[slot, 2] = (
+        U(lower + 64) | (U(upper + 64) << U(8)) | (U(move) << U(16)) | (U(n) << U(24))
+    ) | (U(gen) << U(32))
+
+
+@njit
+def _order_moves(
+    p: np.uint64,
+    o: np.uint64,
+    moves: np.uint64,
+    tt_move: int,
+    n: int,
+    msq: np.ndarray,
+    mval: np.ndarray,
+    mflip: np.ndarray,
+) -> int:
+    """Fill row ``n`` of the move buffers with the moves and their ordering values."""
+    empties = ~(p | o)
+    odd = _ZERO
+    if n < 14:
+        for q in range(4):
+            if popcount(empties & QUADRANTS[q]) & 1:
+                odd |= QUADRANTS[q]
+    k = 0
+    while moves:
+        x = ctz(moves)
+        moves &= moves - _ONE
+        f = flips(p, o, x)
+        bit = _ONE << U(x)
+        cp = o ^ f  # the opponent, to move after ours
+        co = p ^ f ^ bit
+        if x == tt_move:
+            val = 1 << 30
+        elif cp == _ZERO:
+            val = 1 << 29
+        else:
+            om = legal_moves(cp, co)
+            mob = popcount(om) + popcount(om & _CORNERS)
+            # potential mobility: empty squares next to our discs, where the opponent may play
+            pot = popcount(
+                (
+                    ((co << U(1)) & _NOT_A)
+                    | ((co >> U(1)) & _NOT_H)
+                    | (co << U(8))
+                    | (co >> U(8))
+                    | ((co << U(9)) & _NOT_A)
+                    | ((co >> U(9)) & _NOT_H)
+                    | ((co << U(7)) & _NOT_H)
+                    | ((co >> U(7)) & _NOT_A)
+                )
+                & empties
+                & ~bit
+            )
+            val = -(mob << 15) - (pot << 6) + SQUARE_VALUE[x]
+            if odd & bit:
+                val += 1 << 9
+        msq[n, k] = x
+        mval[n, k] = val
+        mflip[n, k] = f
+        k += 1
+    return k
+
+
+@njit
+def _pick(n: int, i: int, k: int, msq: np.ndarray, mval: np.ndarray, mflip: np.ndarray) -> None:
+    """Move the best remaining move of row ``n`` (from ``i`` on) to position ``i``."""
+    b = i
+    for j in range(i + 1, k):
+        if mval[n, j] > mval[n, b]:
+            b = j
+    if b != i:
+        msq[n, i], msq[n, b] = msq[n, b], msq[n, i]
+        mval[n, i], mval[n, b] = mval[n, b], mval[n, i]
+        mflip[n, i], mflip[n, b] = mflip[n, b], mflip[n, i]
+
+
+@njit
+def _nws(
+    p: np.uint64,
+    o: np.uint64,
+    alpha: int,
+    n: int,
+    tt: np.ndarray,
+    gen: int,
+    msq: np.ndarray,
+    mval: np.ndarray,
+    mflip: np.ndarray,
+    stats: np.ndarray,
+) -> int:
+    """Null-window search (is the score > alpha?) with more than :data:`SHALLOW` empties."""
+    stats[0] += 1
+    moves = legal_moves(p, o)
+    if moves == _ZERO:
+        if legal_moves(o, p) == _ZERO:
+            return final_score(p, o)
+        return -_nws(o, p, -alpha - 1, n, tt, gen, msq, mval, mflip, stats)
+    if alpha >= STABILITY_THRESHOLD[n]:
+        upper = 64 - 2 * popcount(stable_discs(o, p))
+        if upper <= alpha:
+            return upper
+    tt_move = -1
+    idx = _tt_probe(tt, p, o)
+    if idx >= 0:
+        d = tt[idx, 2]
+        lower = int(d & U(0xFF)) - 64
+        if lower > alpha:
+            return lower
+        upper = int((d >> U(8)) & U(0xFF)) - 64
+        if upper <= alpha:
+            return upper
+        tt_move = int((d >> U(16)) & U(0xFF))
+    k = _order_moves(p, o, moves, tt_move, n, msq, mval, mflip)
+    if n > ETC_MIN:
+        for i in range(k):
+            f = mflip[n, i]
+            cp = o ^ f
+            co = p ^ f ^ (_ONE << U(msq[n, i]))
+            j = _tt_probe(tt, cp, co)
+            if j >= 0:
+                child_upper = int((tt[j, 2] >> U(8)) & U(0xFF)) - 64
+                if -child_upper > alpha:
+                    _tt_store(tt, p, o, n, gen, -child_upper, 64, msq[n, i])
+                    return -child_upper
+    best = -INF
+    best_move = PASS
+    for i in range(k):
+        _pick(n, i, k, msq, mval, mflip)
+        x = msq[n, i]
+        f = mflip[n, i]
+        bit = _ONE << U(x)
+        cp = o ^ f
+        co = p ^ f ^ bit
+        if n - 1 > SHALLOW:
+            s = -_nws(cp, co, -alpha - 1, n - 1, tt, gen, msq, mval, mflip, stats)
+        else:
+            s = -_shallow(cp, co, -alpha - 1, ~(cp | co), n - 1, stats)
+        if s > best:
+            best = s
+            best_move = x
+            if s > alpha:
+                break
+    if best > alpha:
+        _tt_store(tt, p, o, n, gen, best, 64, best_move)
+    else:
+        _tt_store(tt, p, o, n, gen, -64, best, best_move)
+    return best
+
+
+@njit
+def _pvs(
+    p: np.uint64,
+    o: np.uint64,
+    alpha: int,
+    beta: int,
+    n: int,
+    ply: int,
+    tt: np.ndarray,
+    gen: int,
+    msq: np.ndarray,
+    mval: np.ndarray,
+    mflip: np.ndarray,
+    pv: np.ndarray,
+    pv_len: np.ndarray,
+    stats: np.ndarray,
+) -> int:
+    """Full-window search along the principal variation; fills ``pv[ply]``."""
+    stats[0] += 1
+    pv_len[ply] = 0
+    moves = legal_moves(p, o)
+    if moves == _ZERO:
+        if legal_moves(o, p) == _ZERO:
+            return final_score(p, o)
+        s = -_pvs(o, p, -beta, -alpha, n, ply + 1, tt, gen, msq, mval, mflip, pv, pv_len, stats)
+        pv[ply, 0] = PASS
+        for j in range(pv_len[ply + 1]):
+            pv[ply, j + 1] = pv[ply + 1, j]
+        pv_len[ply] = pv_len[ply + 1] + 1
+        return s
+    tt_move = -1
+    idx = _tt_probe(tt, p, o)
+    if idx >= 0:
+        tt_move = int((tt[idx, 2] >> U(16)) & U(0xFF))
+    k = _order_moves(p, o, moves, tt_move, n, msq, mval, mflip)
+    best = -INF
+    best_move = PASS
+    a = alpha
+    for i in range(k):
+        _pick(n, i, k, msq, mval, mflip)
+        x = msq[n, i]
+        f = mflip[n, i]
+        bit = _ONE << U(x)
+        cp = o ^ f
+        co = p ^ f ^ bit
+        if n == 1:
+            s = -final_score(cp, co)
+        elif i == 0:
+            s = -_pvs(cp, co, -beta, -a, n - 1, ply + 1, tt, gen, msq, mval, mflip, pv, pv_len,
+                      stats)
+        else:
+            if n - 1 > SHALLOW:
+                s = -_nws(cp, co, -a - 1, n - 1, tt, gen, msq, mval, mflip, stats)
+            else:
+                s = -_shallow(cp, co, -a - 1, ~(cp | co), n - 1, stats)
+            if a < s < beta:
+                s = -_pvs(cp, co, -beta, -s, n - 1, ply + 1, tt, gen, msq, mval, mflip, pv,
+                          pv_len, stats)
+        if s > best:
+            best = s
+            best_move = x
+            if s > a:
+                a = s
+                pv[ply, 0] = x
+                if n == 1 or (i > 0 and s >= beta):
+                    pv_len[ply] = 1
+                else:
+                    for j in range(pv_len[ply + 1]):
+                        pv[ply, j + 1] = pv[ply + 1, j]
+                    pv_len[ply] = pv_len[ply + 1] + 1
+                if s >= beta:
+                    break
+        elif i == 0:
+            pv[ply, 0] = x
+            pv_len[ply] = 1
+    lower = best if best > alpha else -64
+    upper = best if best < beta else 64
+    if n > SHALLOW:
+        _tt_store(tt, p, o, n, gen, lower, upper, best_move)
+    return best
+
+
+@njit
+def solve_kernel(
+    p: np.uint64,
+    o: np.uint64,
+    alpha: int,
+    beta: int,
+    tt: np.ndarray,
+    gen: int,
+    pv: np.ndarray,
+    stats: np.ndarray,
+) -> tuple[int, int]:
+    """Solve ``(p, o)`` in the window (alpha, beta); return (score, PV length in ``pv``)."""
+    n = 64 - popcount(p | o)
+    msq = np.zeros((61, 40), dtype=np.int64)
+    mval = np.zeros((61, 40), dtype=np.int64)
+    mflip = np.zeros((61, 40), dtype=np.uint64)
+    pvt = np.zeros((130, 130), dtype=np.int64)
+    pv_len = np.zeros(130, dtype=np.int64)
+    s = _pvs(p, o, alpha, beta, n, 0, tt, gen, msq, mval, mflip, pvt, pv_len, stats)
+    for j in range(pv_len[0]):
+        pv[j] = pvt[0, j]
+    return s, pv_len[0]
+
+
+# -- Python API ----------------------------------------------------------------------------
+
+
+@dataclass
+class SolveResult:
+    """The answer of :func:`solve` for one position.
+
+    ``score`` is the exact final disc difference for the side to move (empties to the
+    winner) in exact mode; in win/loss/draw mode it is +1, 0 or -1 (see ``outcome``).
+    """
+
+    board: str
+    empties: int
+    mode: str
+    score: int
+    best_move: str
+    pv: list[str]
+    nodes: int
+    time: float
+    outcome: str = field(default="")
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.time if self.time > 0 else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["nodes_per_second"] = round(self.nodes_per_second)
+        d["time"] = round(self.time, 6)
+        return d
+
+
+class Solver:
+    """Reusable solver state: a transposition table kept between calls.
+
+    >>> from bitgames.othello.board import Board
+    >>> solver = Solver(table_bits=16)
+    >>> solver.solve(Board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"),
+    ...              mode="wld").outcome
+    'win'
+    """
+
+    def __init__(self, table_bits: int = 21) -> None:
+        self.table = new_table(table_bits)
+        self.generation = 0
+
+    def solve(self, board: Any, mode: str = "exact") -> SolveResult:
+        """Solve ``board`` (a :class:`~bitgames.othello.board.Board`) exactly or as win/loss/draw."""
+        from bitgames.othello.board import square_name
+
+        if mode not in ("exact", "wld"):
+            raise ValueError(f"unknown solve mode {mode!r} (expected 'exact' or 'wld')")
+        p, o = board.bitboards()
+        self.generation = (self.generation + 1) & 0xFF
+        pv = np.zeros(130, dtype=np.int64)
+        stats = np.zeros(4, dtype=np.int64)
+        alpha, beta = (-INF, INF) if mode == "exact" else (-1, 1)
+        start = time.perf_counter()
+        score, length = solve_kernel(U(p), U(o), alpha, beta, self.table, self.generation, pv, stats)
+        elapsed = time.perf_counter() - start
+        moves = [square_name(int(s)) for s in pv[:length]]
+        outcome = "win" if score > 0 else "loss" if score < 0 else "draw"
+        if mode == "wld":
+            score = (score > 0) - (score < 0)
+        return SolveResult(
+            board=board.to_string(),
+            empties=board.empties(),
+            mode=mode,
+            score=int(score),
+            best_move=moves[0] if moves else "none",
+            pv=moves,
+            nodes=int(stats[0]),
+            time=elapsed,
+            outcome=outcome,
+        )
+
+
+def solve(board: Any, mode: str = "exact", table_bits: int = 21) -> SolveResult:
+    """Solve a position exactly (``mode="exact"``) or as win/loss/draw (``mode="wld"``)."""
+    return Solver(table_bits).solve(board, mode)
+
+
+@register_warmup("othello")
+def _warm() -> None:
+    from bitgames.othello.board import Board
+
+    Solver(table_bits=10).solve(
+        Board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")
+    )
+    stable_discs(U(1), U(2))
