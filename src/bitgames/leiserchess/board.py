@@ -11,7 +11,7 @@ Move.from_str('h4g5')
 >>> board.push("c5R")
 Move.from_str('c5R')
 >>> board.fen()
-'ss3nw3/3nw4/2nw1nw3/1ne3SE1SE/nw1nw2SE2/3SE1SE2/4SE3/3SE3NN W'
+'ss3nw3/3nw4/2ne1nw1SE1/1nw3SE2/nw1nw3SE1/3SE1SE2/4SE3/3SE3NN W'
 >>> board.pop(), board.pop()
 (Move.from_str('c5R'), Move.from_str('h4g5'))
 >>> board == Board()
