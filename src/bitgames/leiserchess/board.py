@@ -38,7 +38,6 @@ from typing import Literal
 
 import numpy as np
 
-from bitgames.core.bits import iter_bits
 from bitgames.core.errors import BitgamesError
 from bitgames.leiserchess import kernels
 from bitgames.leiserchess.notation import (
@@ -63,6 +62,7 @@ COLOR_NAMES = ("Tangerine", "Lavender")
 DrawRule = Literal["rules", "referee"]
 
 _U = np.uint64
+_LASER_CELLS = ("..", "**", "++", "##")
 Bitboards = tuple[int, int, int, int, int]
 
 
@@ -85,7 +85,9 @@ class Move:
 
     def __post_init__(self) -> None:
         if not (0 <= self.from_square < 64 and 0 <= self.to_square < 64):
-            raise MoveError(f"square index out of range in move {self.from_square}->{self.to_square}")
+            raise MoveError(
+                f"square index out of range in move {self.from_square}->{self.to_square}"
+            )
         if self.rotation not in (0, 1, 2, 3):
             raise MoveError(f"rotation must be 0..3, got {self.rotation}")
         if self.rotation and self.from_square != self.to_square:
@@ -309,10 +311,10 @@ class Board:
     def parse_move(self, text: str) -> Move:
         """Read a move and check that it is legal here.
 
-        >>> Board().parse_move("h0h0")
+        >>> Board().parse_move("h0h0")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        bitgames.leiserchess.board.IllegalMoveError: illegal move h0h0 in ss3nw3/3nw4/2nw1nw3/1nw3SE1SE/nw1nw3SE1/3SE1SE2/4SE3/3SE3NN W: Ko rule (the position would not change)
+        bitgames.leiserchess.board.IllegalMoveError: illegal move h0h0 in ...: Ko rule (...)
         """
         move = Move.from_str(text)
         if move.code in self._move_codes(True):
@@ -459,16 +461,15 @@ class Board:
                 if code:
                     cells.append(code)
                 else:
-                    on_w, on_b = bool(wp >> sq & 1), bool(bp >> sq & 1)
-                    cells.append("##" if on_w and on_b else "**" if on_w else "++" if on_b else "..")
+                    on_w, on_b = wp >> sq & 1, bp >> sq & 1
+                    cells.append(_LASER_CELLS[on_w + 2 * on_b])
             lines.append(f"{rank}  {' '.join(cells)} {rank}")
         lines.append(header)
         if self.is_game_over():
             lines.append(f"game over: {self.result()}")
         else:
-            lines.append(
-                f"{COLOR_NAMES[self.turn]} ({'uppercase' if self.turn == WHITE else 'lowercase'}) to move"
-            )
+            case = "uppercase" if self.turn == WHITE else "lowercase"
+            lines.append(f"{COLOR_NAMES[self.turn]} ({case}) to move")
         return "\n".join(lines)
 
     def __str__(self) -> str:

@@ -22,6 +22,8 @@ Everything here also runs as plain Python under ``NUMBA_DISABLE_JIT=1``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from bitgames.core.bits import ctz, popcount
@@ -88,7 +90,8 @@ def orientation(o0: np.uint64, o1: np.uint64, sq: int) -> int:
 
 
 @njit
-def trace(occ: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64, ksq: int):  # type: ignore[no-untyped-def]
+def trace(occ: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
+          ksq: int) -> tuple[np.uint64, int, int]:
     """Trace the laser of the King on ``ksq`` without changing the board.
 
     Returns ``(path, stop_sq, kind)``: ``path`` is the bitmap of the King's square, every
@@ -132,7 +135,8 @@ def laser_path(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.u
 
 
 @njit
-def fire(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64, side: int):  # type: ignore[no-untyped-def]
+def fire(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
+         side: int) -> tuple[Any, ...]:
     """Fire ``side``'s laser, re-firing after every zapped Pawn.
 
     Returns ``(w, b, k, o0, o1, zapped, result)``: the new bitboards, the number of Pawns
@@ -212,7 +216,7 @@ def count_moves(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.
 
 @njit
 def apply_move(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
-               mv: int):  # type: ignore[no-untyped-def]
+               mv: int) -> tuple[Any, ...]:
     """The move phase only (no laser): returns the new ``(w, b, k, o0, o1)``."""
     fr = mv & 63
     to = (mv >> 6) & 63
@@ -241,7 +245,7 @@ def apply_move(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.u
 
 @njit
 def make_move(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
-              side: int, mv: int):  # type: ignore[no-untyped-def]
+              side: int, mv: int) -> tuple[Any, ...]:
     """Play ``mv`` for ``side`` and fire its laser.
 
     Returns ``(w, b, k, o0, o1, zapped, result)`` as :func:`fire` does.

@@ -88,7 +88,8 @@ def str_to_move(text: str) -> int:
     """
     t = text.strip()
     if len(t) == 3 and t[2].upper() in ROTATIONS:
-        return encode_move(parse_square(t[:2]), parse_square(t[:2]), ROTATIONS.index(t[2].upper()) + 1)
+        sq = parse_square(t[:2])
+        return encode_move(sq, sq, ROTATIONS.index(t[2].upper()) + 1)
     if len(t) != 4:
         raise MoveError(
             f"bad move {text!r}: expected a step/swap like 'h4g5', a rotation like 'g3R' "
@@ -105,10 +106,10 @@ def parse_fen(fen: str) -> Position:
 
     >>> parse_fen("ss7/8/8/8/8/8/8/7NN W")
     (128, 72057594037927936, 72057594037928064, 0, 72057594037927936, 0)
-    >>> parse_fen("ss7/8/8/8/8/8/8/7NN X")
+    >>> parse_fen("ss7/8/8/8/8/8/8/7NN X")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bitgames.leiserchess.notation.FenError: bad FEN 'ss7/8/8/8/8/8/8/7NN X': side to move must be W or B, got 'X'
+    bitgames.leiserchess.notation.FenError: bad FEN ...: side to move must be W or B, got 'X'
     """
     fields = fen.split()
     if len(fields) != 2:
@@ -174,7 +175,9 @@ def parse_fen(fen: str) -> Position:
             raise FenError(f"bad FEN {fen!r}: rank {rank} has {f} squares, expected 8")
     for colour, name in ((0, "Tangerine (uppercase)"), (1, "Lavender (lowercase)")):
         if kings[colour] != 1:
-            raise FenError(f"bad FEN {fen!r}: {name} must have exactly one King, has {kings[colour]}")
+            raise FenError(
+                f"bad FEN {fen!r}: {name} must have exactly one King, has {kings[colour]}"
+            )
         if pawns[colour] > 7:
             raise FenError(f"bad FEN {fen!r}: {name} has {pawns[colour]} Pawns, at most 7 allowed")
     return w, b, k, o0, o1, side

@@ -1,0 +1,166 @@
+"""Leiserchess (MIT 6.172, 2016 rules): perft, a UCI engine, play in the terminal, closebook.
+
+Positions are FEN strings like the reference's (``ss3nw3/... W``); moves are written
+``h4g5`` (step or swap), ``g3R`` (rotate R/U/L) and ``h0h0`` (King null move).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from bitgames.cli import add_json_flag, emit
+
+
+def add_commands(sub: Any) -> None:
+    """Register the ``bitgames leiserchess`` subcommands."""
+    p = sub.add_parser(
+        "perft",
+        help="count move-tree leaves (the handout's pseudo-legal perft, or --legal with Ko)",
+        description="Count the leaves of the move tree to DEPTH. By default this is the "
+        "course handout's pseudo-legal perft (Ko ignored, pinned pawns excluded, a King "
+        "zap is a leaf): 78, 6084, 473126, 36767050 from the start. --legal applies the "
+        "Ko rule.",
+    )
+    p.add_argument("depth", type=int, help="depth in plies (1 or more)")
+    p.add_argument("--legal", action="store_true", help="count only Ko-legal moves")
+    p.add_argument("--fen", help="start from this FEN instead of the opening position")
+    p.add_argument("--moves", nargs="*", default=[], help="moves to play first")
+    p.add_argument("--divide", action="store_true", help="also print the count below each move")
+    add_json_flag(p)
+    p.set_defaults(func=cmd_perft)
+
+    u = sub.add_parser(
+        "uci",
+        help="run the engine in the course's UCI dialect on stdin/stdout",
+        description="Speak the 6.172 UCI dialect (uci, isready, setoption, ucinewgame, "
+        "position startpos|fen ... moves ..., go depth|time|inc, stop, quit). Protocol on "
+        "stdout, logs on stderr.",
+    )
+    u.set_defaults(func=cmd_uci)
+
+    pl = sub.add_parser(
+        "play",
+        help="play against the engine in the terminal (lasers drawn)",
+        description="Play a game against the engine. Type moves like h4g5, g3R, h0h0; "
+        "'undo', 'moves', 'quit'.",
+    )
+    pl.add_argument("--color", choices=["tangerine", "lavender", "white", "black"],
+                    default="tangerine", help="your side (tangerine moves first)")
+    pl.add_argument("--depth", type=int, default=0, help="engine depth (0: use --time)")
+    pl.add_argument("--time", type=float, default=1.0, help="engine seconds per move")
+    pl.add_argument("--fen", help="start from this FEN")
+    pl.set_defaults(func=cmd_play)
+
+    s = sub.add_parser(
+        "search",
+        help="search one position and print the best move",
+        description="Search a position with the engine and print the best move, score, "
+        "depth, nodes and speed.",
+    )
+    s.add_argument("--fen", help="position (default: the opening)")
+    s.add_argument("--moves", nargs="*", default=[], help="moves to play first")
+    s.add_argument("--depth", type=int, default=0, help="search depth (0: use --time)")
+    s.add_argument("--time", type=float, default=1.0, help="seconds (when --depth is 0)")
+    add_json_flag(s)
+    s.set_defaults(func=cmd_search)
+
+    cb = sub.add_parser(
+        "closebook",
+        help="endgame table of every position with both Kings and at most one Pawn",
+        description="Build or query the closebook: retrograde analysis of every position "
+        "with both Kings and at most one Pawn, Ko state included, 2 bits per position.",
+    )
+    cbs = cb.add_subparsers(dest="closebook_command", metavar="ACTION")
+    cbs.required = True
+    build = cbs.add_parser("build", help="compute the table and write it to a file")
+    build.add_argument("--out", default=None, help="output file (default: the package data dir)")
+    build.add_argument("--kings-only", action="store_true",
+                       help="only the two-Kings table (seconds instead of minutes)")
+    add_json_flag(build)
+    build.set_defaults(func=cmd_closebook_build)
+    probe = cbs.add_parser("probe", help="look a position up")
+    probe.add_argument("fen")
+    probe.add_argument("--book", default=None, help="table file (default: the package data dir)")
+    add_json_flag(probe)
+    probe.set_defaults(func=cmd_closebook_probe)
+
+
+def _board_from(fen: str | None, moves: list[str]) -> Any:
+    from bitgames.leiserchess.board import Board
+
+    board = Board(fen) if fen else Board()
+    for m in moves:
+        board.push(board.parse_move(m))
+    return board
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    from bitgames.core.errors import BitgamesError
+
+    if args.depth < 1:
+        raise BitgamesError(f"perft depth must be 1 or more, got {args.depth}")
+    from bitgames.core import jit
+
+    jit.ensure_warm("leiserchess")
+    from bitgames.leiserchess.perft import perft_board
+
+    board = _board_from(args.fen, args.moves)
+    if args.divide:
+        for mv, count in perft_board(board, args.depth, legal=args.legal, divide=True).items():
+            emit({"move": mv, "nodes": count}, args.json, f"{mv}: {count}")
+    start = time.perf_counter()
+    total = perft_board(board, args.depth, legal=args.legal)["total"]
+    seconds = time.perf_counter() - start
+    emit(
+        {"depth": args.depth, "legal": args.legal, "fen": board.fen(), "nodes": total,
+         "seconds": round(seconds, 4)},
+        args.json,
+        f"perft {args.depth}{' (legal)' if args.legal else ''}: {total}  ({seconds:.3f} s)",
+    )
+    return 0
+
+
+def cmd_uci(args: argparse.Namespace) -> int:
+    from bitgames.leiserchess.uci import run_uci
+
+    return run_uci()
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from bitgames.leiserchess.play import play
+
+    return play(args)
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from bitgames.core import jit
+
+    jit.ensure_warm("leiserchess")
+    from bitgames.leiserchess.search import Engine
+
+    board = _board_from(args.fen, args.moves)
+    engine = Engine()
+    res = engine.search(board, depth=args.depth or None, seconds=None if args.depth else args.time)
+    emit(
+        {"fen": board.fen(), "bestmove": res.best, "score": res.score, "depth": res.depth,
+         "nodes": res.nodes, "seconds": round(res.seconds, 3), "nps": int(res.nps),
+         "pv": res.pv},
+        args.json,
+        f"bestmove {res.best} score {res.score} cp depth {res.depth} nodes {res.nodes} "
+        f"time {res.seconds:.2f} s nps {int(res.nps)} pv {' '.join(res.pv)}",
+    )
+    return 0
+
+
+def cmd_closebook_build(args: argparse.Namespace) -> int:
+    from bitgames.leiserchess.closebook import build_cli
+
+    return build_cli(args)
+
+
+def cmd_closebook_probe(args: argparse.Namespace) -> int:
+    from bitgames.leiserchess.closebook import probe_cli
+
+    return probe_cli(args)
