@@ -69,8 +69,11 @@ def random_at(seed: int | np.uint64, k: int) -> np.uint64:
     return U(_mix_int((int(seed) + k * GAMMA) & MASK64))
 
 
-def stream_seed(seed: int, index: int) -> np.uint64:
-    """A well-separated starting state for item ``index`` of a batch seeded by ``seed``."""
+def stream_seed(seed: int | np.uint64, index: int) -> np.uint64:
+    """A well-separated starting state for item ``index`` of a batch seeded by ``seed``.
+
+    Usable in kernels (``seed`` a ``uint64``, ``index`` an ``int64``).
+    """
     return U(_mix_int((_mix_int(int(seed) & MASK64) + (int(index) + 1) * _M2) & MASK64))
 
 
@@ -118,6 +121,16 @@ def _mix64_impl(z):  # type: ignore[no-untyped-def]
         z = (z ^ (z >> U(30))) * U(_M1)
         z = (z ^ (z >> U(27))) * U(_M2)
         return z ^ (z >> U(31))
+
+    return impl
+
+
+@overload(stream_seed)
+def _stream_seed_impl(seed, index):  # type: ignore[no-untyped-def]
+    _check_u64(seed)
+
+    def impl(seed, index):  # type: ignore[no-untyped-def]
+        return mix64(mix64(seed) + U(index + 1) * U(_M2))
 
     return impl
 

@@ -1,0 +1,1 @@
+"""Go on 9x9 to 19x19 boards: bitmap board kernels, playouts, MCTS, GTP and SGF."""

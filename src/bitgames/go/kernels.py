@@ -1,0 +1,783 @@
+"""Go board kernels: bitmaps of points, per-block stone and liberty bitmaps, playouts.
+
+Points are numbered ``p = row * size + col`` (row 0 at the bottom, GTP ``A1`` is point 0)
+and a bitmap of points is ``NW = ceil(size*size / 64)`` ``uint64`` words (2 for 9x9, 3 for
+13x13, 6 for 19x19). Following the seed (de Maricourt, computer-go list, 2006) every block
+of connected stones keeps, under its *root* point, a bitmap of its stones and a bitmap of
+its liberties; precomputed single-point and neighbour bitmaps initialise a new block; a
+block merges into the larger neighbour on connection (its stones are relabelled to the
+new root); a block whose liberty bitmap becomes empty is captured.
+
+A *geometry* ``G`` is a tuple of read-only arrays for one board size (built by
+:func:`geometry`); a *state* ``S`` is a tuple of mutable arrays (built by
+:func:`new_state`), copied with :func:`copy_state`. Both are plain NumPy arrays, so the
+kernels are cached by numba and one compilation serves every board size.
+
+State layout (all indexed by point):
+
+``color`` int8 (0 empty, 1 black, 2 white) · ``root`` int32 (block root, -1 when empty) ·
+``nst`` int32 (stones in the block, valid at roots) · ``stones``/``libs`` uint64[NP, NW]
+(valid at roots) · ``bits`` uint64[3, NW] (empty, black, white bitmaps) · ``empties``/
+``epos`` int32 (the list of empty points and each point's index in it) · ``meta`` int64
+(see the ``M_*`` constants) · ``hsh`` uint64[1] (Zobrist hash of the stones).
+
+Playouts (:func:`playout`) use simple ko only, never fill the mover's own single-point
+eye (the Brown/libego eye rule: all orthogonal neighbours own, and opponent diagonals plus
+one for any off-board diagonal fewer than two), forbid suicide, stop after two passes or
+a move cap, and return the Tromp-Taylor area difference (black minus white, no komi).
+
+The random move is uniform over the legal non-eye moves: the kernel draws points from the
+empty list *without replacement* (a partial Fisher-Yates shuffle of the list, which stays
+a list of the empty points) until one passes the tests. In a uniformly random order of the
+empty points the first acceptable one is uniformly distributed over the acceptable ones,
+whatever their number; ``tests/go/test_playout.py`` checks this with a chi-square test.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import prange
+
+from bitgames.core import jit
+from bitgames.core.bits import ctz, popcount
+from bitgames.core.rng import below, next_u64, stream_seed
+from bitgames.core.rng import new_state as rng_state
+
+U = np.uint64
+
+EMPTY, BLACK, WHITE = 0, 1, 2
+
+M_NEMPTY = 0  #: number of empty points (length of the empty list)
+M_KO = 1  #: simple-ko point forbidden to the player to move, or -1
+M_TOMOVE = 2  #: colour to move (1 black, 2 white)
+M_PASSES = 3  #: consecutive passes
+M_CAPS = 4  #: stones captured by black (index 4) and by white (index 5)
+M_MOVES = 6  #: moves played (passes included)
+M_LAST = 7  #: last move (point, -1 for pass, -2 at the start)
+M_SIZE = 8
+
+PASS = -1
+
+Geometry = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+State = tuple[
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+]
+
+_GEOMETRIES: dict[int, Geometry] = {}
+
+ZOBRIST_SEED = 0x60_60_60_60
+
+
+def geometry(size: int) -> Geometry:
+    """Precomputed tables of a ``size`` x ``size`` board (2 <= size <= 25), cached.
+
+    Returns ``(nbr, nnbr, diag, ndiag, nbrmask, zob)``: neighbour and diagonal point
+    lists (-1 padded) with their counts, the neighbour bitmap of every point, and Zobrist
+    keys ``zob[p, colour]``.
+
+    >>> nbr, nnbr, diag, ndiag, nbrmask, zob = geometry(9)
+    >>> int(nnbr[0]), sorted(int(q) for q in nbr[40, :4])
+    (2, [31, 39, 41, 49])
+    >>> nbrmask.shape
+    (81, 2)
+    """
+    if size in _GEOMETRIES:
+        return _GEOMETRIES[size]
+    if not 2 <= size <= 25:
+        raise ValueError(f"board size must be between 2 and 25, got {size}")
+    npts = size * size
+    nw = (npts + 63) // 64
+    nbr = np.full((npts, 4), -1, np.int32)
+    nnbr = np.zeros(npts, np.int32)
+    diag = np.full((npts, 4), -1, np.int32)
+    ndiag = np.zeros(npts, np.int32)
+    nbrmask = np.zeros((npts, nw), np.uint64)
+    for p in range(npts):
+        r, c = divmod(p, size)
+        for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
+            rr, cc = r + dr, c + dc
+            if 0 <= rr < size and 0 <= cc < size:
+                q = rr * size + cc
+                nbr[p, nnbr[p]] = q
+                nnbr[p] += 1
+                nbrmask[p, q >> 6] |= U(1 << (q & 63))
+        for dr, dc in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
+            rr, cc = r + dr, c + dc
+            if 0 <= rr < size and 0 <= cc < size:
+                diag[p, ndiag[p]] = rr * size + cc
+                ndiag[p] += 1
+    zob = np.zeros((npts, 3), np.uint64)
+    st = rng_state(ZOBRIST_SEED + size)
+    for p in range(npts):
+        zob[p, 1] = next_u64(st)
+        zob[p, 2] = next_u64(st)
+    g: Geometry = (nbr, nnbr, diag, ndiag, nbrmask, zob)
+    for a in g:
+        a.flags.writeable = False
+    _GEOMETRIES[size] = g
+    return g
+
+
+def new_state(size: int) -> State:
+    """The state of an empty ``size`` x ``size`` board, black to move."""
+    npts = size * size
+    nw = (npts + 63) // 64
+    bits = np.zeros((3, nw), np.uint64)
+    for p in range(npts):
+        bits[0, p >> 6] |= U(1 << (p & 63))
+    meta = np.zeros(M_SIZE, np.int64)
+    meta[M_NEMPTY] = npts
+    meta[M_KO] = -1
+    meta[M_TOMOVE] = BLACK
+    meta[M_LAST] = -2
+    return (
+        np.zeros(npts, np.int8),
+        np.full(npts, -1, np.int32),
+        np.zeros(npts, np.int32),
+        np.zeros((npts, nw), np.uint64),
+        np.zeros((npts, nw), np.uint64),
+        bits,
+        np.arange(npts, dtype=np.int32),
+        np.arange(npts, dtype=np.int32),
+        meta,
+        np.zeros(1, np.uint64),
+    )
+
+
+def copy_state(s: State) -> State:
+    """An independent copy of a state."""
+    return tuple(a.copy() for a in s)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+@jit.njit(nogil=True)
+def _copy_into(dst: Any, src: Any) -> None:
+    dst[0][:] = src[0]
+    dst[1][:] = src[1]
+    dst[2][:] = src[2]
+    dst[3][:, :] = src[3]
+    dst[4][:, :] = src[4]
+    dst[5][:, :] = src[5]
+    dst[6][:] = src[6]
+    dst[7][:] = src[7]
+    dst[8][:] = src[8]
+    dst[9][:] = src[9]
+
+
+@jit.njit(nogil=True)
+def libcount(libs: np.ndarray, r: int) -> int:
+    """Number of liberties of the block rooted at ``r``."""
+    n = 0
+    for k in range(libs.shape[1]):
+        n += popcount(libs[r, k])
+    return n
+
+
+@jit.njit(nogil=True)
+def _no_libs(libs: np.ndarray, r: int) -> bool:
+    for k in range(libs.shape[1]):
+        if libs[r, k] != U(0):
+            return False
+    return True
+
+
+@jit.njit(nogil=True)
+def _remove_empty(empties: np.ndarray, epos: np.ndarray, meta: np.ndarray, p: int) -> None:
+    n = meta[M_NEMPTY] - 1
+    i = epos[p]
+    q = empties[n]
+    empties[i] = q
+    epos[q] = i
+    empties[n] = p
+    epos[p] = n
+    meta[M_NEMPTY] = n
+
+
+@jit.njit(nogil=True)
+def _add_empty(empties: np.ndarray, epos: np.ndarray, meta: np.ndarray, p: int) -> None:
+    n = meta[M_NEMPTY]
+    i = epos[p]
+    q = empties[n]
+    empties[i] = q
+    epos[q] = i
+    empties[n] = p
+    epos[p] = n
+    meta[M_NEMPTY] = n + 1
+
+
+@jit.njit(nogil=True)
+def _remove_block(g: Any, s: Any, r: int, col: int) -> None:
+    nbr, nnbr, diag, ndiag, nbrmask, zob = g
+    color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
+    other = 3 - col
+    h = hsh[0]
+    for k in range(stones.shape[1]):
+        word = stones[r, k]
+        while word != U(0):
+            b = ctz(word)
+            word &= word - U(1)
+            m = U(1) << U(b)
+            pt = k * 64 + b
+            color[pt] = 0
+            root[pt] = -1
+            bits[col, k] &= ~m
+            bits[0, k] |= m
+            h ^= zob[pt, col]
+            _add_empty(empties, epos, meta, pt)
+            for i in range(nnbr[pt]):
+                t = nbr[pt, i]
+                if color[t] == other:
+                    libs[root[t], k] |= m
+    hsh[0] = h
+
+
+@jit.njit(nogil=True)
+def _merge(
+    root: np.ndarray, nst: np.ndarray, stones: np.ndarray, libs: np.ndarray, r: int, rq: int
+) -> None:
+    for k in range(stones.shape[1]):
+        word = stones[rq, k]
+        stones[r, k] |= word
+        libs[r, k] |= libs[rq, k]
+        while word != U(0):
+            b = ctz(word)
+            word &= word - U(1)
+            root[k * 64 + b] = r
+    nst[r] += nst[rq]
+
+
+# --------------------------------------------------------------------------- moves
+
+
+@jit.njit(nogil=True)
+def play(g: Any, s: Any, p: int, c: int) -> int:
+    """Play colour ``c`` at point ``p`` (or pass when ``p`` < 0); the move must be legal.
+
+    Captures opponent blocks left without liberties, then removes the mover's own block if
+    it has none (multi-stone suicide, legal only in Tromp-Taylor rules), sets the simple-ko
+    point and the colour to move. Returns the number of opponent stones captured.
+    """
+    nbr, nnbr, diag, ndiag, nbrmask, zob = g
+    color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
+    opp = 3 - c
+    meta[M_MOVES] += 1
+    meta[M_TOMOVE] = opp
+    meta[M_KO] = -1
+    if p < 0:
+        meta[M_PASSES] += 1
+        meta[M_LAST] = -1
+        return 0
+    meta[M_PASSES] = 0
+    meta[M_LAST] = p
+    _remove_empty(empties, epos, meta, p)
+    w = p >> 6
+    m = U(1) << U(p & 63)
+    color[p] = c
+    bits[0, w] &= ~m
+    bits[c, w] |= m
+    hsh[0] ^= zob[p, c]
+    root[p] = p
+    nst[p] = 1
+    for k in range(stones.shape[1]):
+        stones[p, k] = U(0)
+        libs[p, k] = nbrmask[p, k] & bits[0, k]
+    stones[p, w] = m
+    nn = nnbr[p]
+    for i in range(nn):
+        q = nbr[p, i]
+        if color[q] != 0:
+            libs[root[q], w] &= ~m
+    r = p
+    for i in range(nn):
+        q = nbr[p, i]
+        if color[q] == c:
+            rq = np.int64(root[q])
+            if rq != r:
+                if nst[rq] > nst[r]:
+                    _merge(root, nst, stones, libs, rq, r)
+                    r = rq
+                else:
+                    _merge(root, nst, stones, libs, r, rq)
+    captured = 0
+    last_cap = -1
+    for i in range(nn):
+        q = nbr[p, i]
+        if color[q] == opp:
+            rq = np.int64(root[q])
+            if _no_libs(libs, rq):
+                captured += nst[rq]
+                last_cap = q
+                _remove_block(g, s, rq, opp)
+    if captured > 0:
+        meta[M_CAPS + c - 1] += captured
+        if captured == 1 and nst[r] == 1 and libcount(libs, r) == 1:
+            meta[M_KO] = last_cap
+    elif _no_libs(libs, r):
+        meta[M_CAPS + opp - 1] += nst[r]
+        _remove_block(g, s, r, c)
+    return captured
+
+
+@jit.njit(nogil=True)
+def is_legal(g: Any, s: Any, p: int, c: int, multi_suicide: bool) -> bool:
+    """Legality of colour ``c`` at ``p`` under simple ko (no superko test).
+
+    Single-stone suicide is always illegal; multi-stone suicide only when
+    ``multi_suicide`` is true (Tromp-Taylor). A pass (``p`` < 0) is always legal.
+    """
+    nbr, nnbr, diag, ndiag, nbrmask, zob = g
+    color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
+    if p < 0:
+        return True
+    if color[p] != 0 or p == meta[M_KO]:
+        return False
+    has_own = False
+    for i in range(nnbr[p]):
+        q = nbr[p, i]
+        cq = color[q]
+        if cq == 0:
+            return True
+        n = libcount(libs, root[q])
+        if cq == c:
+            has_own = True
+            if n > 1:
+                return True
+        elif n == 1:
+            return True
+    return has_own and multi_suicide
+
+
+@jit.njit(nogil=True)
+def is_eye(g: Any, color: np.ndarray, p: int, c: int) -> bool:
+    """True if empty point ``p`` is a single-point eye of colour ``c`` (playout eye rule)."""
+    nbr, nnbr, diag, ndiag, nbrmask, zob = g
+    for i in range(nnbr[p]):
+        if color[nbr[p, i]] != c:
+            return False
+    bad = 0 if nnbr[p] == 4 else 1
+    opp = 3 - c
+    for i in range(ndiag[p]):
+        if color[diag[p, i]] == opp:
+            bad += 1
+    return bad < 2
+
+
+@jit.njit(nogil=True)
+def hash_after(g: Any, s: Any, p: int, c: int) -> np.uint64:
+    """Zobrist hash of the stones after the legal move ``c`` at ``p``, without playing it."""
+    nbr, nnbr, diag, ndiag, nbrmask, zob = g
+    color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
+    h = hsh[0]
+    if p < 0:
+        return h
+    h ^= zob[p, c]
+    seen = np.full(4, -1, np.int64)
+    nseen = 0
+    captured = False
+    own_alive = False
+    for i in range(nnbr[p]):
+        q = nbr[p, i]
+        cq = color[q]
+        if cq == 0:
+            own_alive = True
+            continue
+        r = np.int64(root[q])
+        n = libcount(libs, r)
+        if cq == c:
+            if n > 1:
+                own_alive = True
+            continue
+        if n != 1:
+            continue
+        dup = False
+        for j in range(nseen):
+            if seen[j] == r:
+                dup = True
+        if dup:
+            continue
+        seen[nseen] = r
+        nseen += 1
+        captured = True
+        h ^= _block_hash(zob, stones, r, cq)
+    if not captured and not own_alive:
+        # multi-stone suicide: the new stone and its own neighbouring blocks go
+        h ^= zob[p, c]
+        nseen = 0
+        for i in range(nnbr[p]):
+            q = nbr[p, i]
+            if color[q] == c:
+                r = np.int64(root[q])
+                dup = False
+                for j in range(nseen):
+                    if seen[j] == r:
+                        dup = True
+                if not dup:
+                    seen[nseen] = r
+                    nseen += 1
+                    h ^= _block_hash(zob, stones, r, c)
+    return h
+
+
+@jit.njit(nogil=True)
+def _block_hash(zob: np.ndarray, stones: np.ndarray, r: int, col: int) -> np.uint64:
+    h = U(0)
+    for k in range(stones.shape[1]):
+        word = stones[r, k]
+        while word != U(0):
+            b = ctz(word)
+            word &= word - U(1)
+            h ^= zob[k * 64 + b, col]
+    return h
+
+
+@jit.njit(nogil=True)
+def legal_scan(
+    g: Any, s: Any, c: int, multi_suicide: bool, legal: np.ndarray, hashes: np.ndarray
+) -> int:
+    """Fill ``legal[p]`` (simple-ko legality) and ``hashes[p]`` (hash after the move).
+
+    Returns the number of legal points. Superko is checked by the caller against its
+    history of hashes.
+    """
+    color = s[0]
+    n = 0
+    for p in range(color.shape[0]):
+        ok = is_legal(g, s, p, c, multi_suicide)
+        legal[p] = ok
+        if ok:
+            hashes[p] = hash_after(g, s, p, c)
+            n += 1
+    return n
+
+
+@jit.njit(nogil=True)
+def area_score(g: Any, s: Any) -> int:
+    """Tromp-Taylor area difference, black minus white (no komi): stones plus empty
+    regions that reach only one colour."""
+    nbr, nnbr, diag, ndiag, nbrmask, zob = g
+    color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
+    score = 0
+    for k in range(bits.shape[1]):
+        score += popcount(bits[1, k]) - popcount(bits[2, k])
+    ne = meta[M_NEMPTY]
+    if ne == 0:
+        return score
+    npts = color.shape[0]
+    mark = np.zeros(npts, np.int8)
+    stack = np.empty(npts, np.int32)
+    for j in range(ne):
+        p0 = empties[j]
+        if mark[p0]:
+            continue
+        mark[p0] = 1
+        stack[0] = p0
+        top = 1
+        size = 0
+        touch = 0
+        while top > 0:
+            top -= 1
+            p = stack[top]
+            size += 1
+            for i in range(nnbr[p]):
+                q = nbr[p, i]
+                cq = color[q]
+                if cq == 0:
+                    if not mark[q]:
+                        mark[q] = 1
+                        stack[top] = q
+                        top += 1
+                else:
+                    touch |= cq
+        if touch == 1:
+            score += size
+        elif touch == 2:
+            score -= size
+    return score
+
+
+# --------------------------------------------------------------------------- playouts
+
+
+@jit.njit(nogil=True)
+def playout(g: Any, s: Any, rng: np.ndarray, max_moves: int, amaf: np.ndarray) -> int:
+    """Play random moves from state ``s`` (modified) until two passes or ``max_moves``
+    more moves; return the Tromp-Taylor area difference (black minus white).
+
+    ``amaf[p]`` receives the colour that first played at ``p`` during the playout
+    (0 if none); points already set (non-zero) are left alone.
+
+    The move choice and :func:`play` are written out in one loop: numba
+    reference-counts every array passed to a call, which would cost more than the move.
+    The tests replay recorded playouts through :func:`play` to check that both agree.
+    """
+    nbr, nnbr, diag, ndiag, nbrmask, zob = g
+    color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
+    nw = stones.shape[1]
+    start = meta[M_MOVES]
+    moves = start
+    passes = meta[M_PASSES]
+    ko = meta[M_KO]
+    c = meta[M_TOMOVE]
+    nempty = meta[M_NEMPTY]
+    last = meta[M_LAST]
+    h = hsh[0]
+    cap_b = meta[M_CAPS]
+    cap_w = meta[M_CAPS + 1]
+    while passes < 2 and moves - start < max_moves:
+        opp = 3 - c
+        moves += 1
+        # ---- choose a uniformly random legal non-eye point (sampling without replacement)
+        k = nempty
+        p = -1
+        while k > 0:
+            i = below(rng, k)
+            cand = np.int64(empties[i])
+            ok = cand != ko
+            if ok:
+                nn = nnbr[cand]
+                eye = True
+                for j in range(nn):
+                    if color[nbr[cand, j]] != c:
+                        eye = False
+                        break
+                if eye:
+                    bad = 0 if nn == 4 else 1
+                    for j in range(ndiag[cand]):
+                        if color[diag[cand, j]] == opp:
+                            bad += 1
+                    ok = bad >= 2
+                if ok:
+                    legal = False
+                    for j in range(nn):
+                        q = nbr[cand, j]
+                        cq = color[q]
+                        if cq == 0:
+                            legal = True
+                            break
+                        r = root[q]
+                        n = 0
+                        for w in range(nw):
+                            n += popcount(libs[r, w])
+                        if cq == c:
+                            if n > 1:
+                                legal = True
+                                break
+                        elif n == 1:
+                            legal = True
+                            break
+                    ok = legal
+            if ok:
+                p = cand
+                break
+            k -= 1
+            q2 = empties[k]
+            empties[i] = q2
+            epos[q2] = i
+            empties[k] = cand
+            epos[cand] = k
+        if p < 0:
+            passes += 1
+            ko = -1
+            last = -1
+            c = opp
+            continue
+        passes = 0
+        last = p
+        ko = -1
+        if amaf[p] == 0:
+            amaf[p] = c
+        # ---- play p: leave the empty list
+        nempty -= 1
+        i = epos[p]
+        q2 = empties[nempty]
+        empties[i] = q2
+        epos[q2] = i
+        empties[nempty] = p
+        epos[p] = nempty
+        wp = p >> 6
+        mp = U(1) << U(p & 63)
+        color[p] = c
+        bits[0, wp] &= ~mp
+        bits[c, wp] |= mp
+        h ^= zob[p, c]
+        root[p] = p
+        nst[p] = 1
+        for w in range(nw):
+            stones[p, w] = U(0)
+            libs[p, w] = nbrmask[p, w] & bits[0, w]
+        stones[p, wp] = mp
+        nn = nnbr[p]
+        for j in range(nn):
+            q = nbr[p, j]
+            if color[q] != 0:
+                libs[root[q], wp] &= ~mp
+        # ---- merge with own neighbouring blocks (smaller into larger)
+        r = p
+        for j in range(nn):
+            q = nbr[p, j]
+            if color[q] == c:
+                rq = np.int64(root[q])
+                if rq != r:
+                    big = r
+                    small = rq
+                    if nst[rq] > nst[r]:
+                        big = rq
+                        small = r
+                    for w in range(nw):
+                        word = stones[small, w]
+                        stones[big, w] |= word
+                        libs[big, w] |= libs[small, w]
+                        while word != U(0):
+                            b = ctz(word)
+                            word &= word - U(1)
+                            root[w * 64 + b] = big
+                    nst[big] += nst[small]
+                    r = big
+        # ---- capture opponent blocks without liberties
+        captured = 0
+        last_cap = -1
+        for j in range(nn):
+            q = nbr[p, j]
+            if color[q] == opp:
+                rq = np.int64(root[q])
+                dead = True
+                for w in range(nw):
+                    if libs[rq, w] != U(0):
+                        dead = False
+                        break
+                if dead:
+                    captured += nst[rq]
+                    last_cap = q
+                    for w in range(nw):
+                        word = stones[rq, w]
+                        while word != U(0):
+                            b = ctz(word)
+                            word &= word - U(1)
+                            m = U(1) << U(b)
+                            pt = w * 64 + b
+                            color[pt] = 0
+                            root[pt] = -1
+                            bits[opp, w] &= ~m
+                            bits[0, w] |= m
+                            h ^= zob[pt, opp]
+                            e = epos[pt]
+                            q3 = empties[nempty]
+                            empties[e] = q3
+                            epos[q3] = e
+                            empties[nempty] = pt
+                            epos[pt] = nempty
+                            nempty += 1
+                            for t in range(nnbr[pt]):
+                                u = nbr[pt, t]
+                                if color[u] == c:
+                                    libs[root[u], w] |= m
+        if captured > 0:
+            if c == 1:
+                cap_b += captured
+            else:
+                cap_w += captured
+            if captured == 1 and nst[r] == 1:
+                n = 0
+                for w in range(nw):
+                    n += popcount(libs[r, w])
+                if n == 1:
+                    ko = last_cap
+        c = opp
+    meta[M_NEMPTY] = nempty
+    meta[M_KO] = ko
+    meta[M_TOMOVE] = c
+    meta[M_PASSES] = passes
+    meta[M_MOVES] = moves
+    meta[M_LAST] = last
+    meta[M_CAPS] = cap_b
+    meta[M_CAPS + 1] = cap_w
+    hsh[0] = h
+    return area_score(g, s)
+
+
+@jit.njit(nogil=True)
+def playouts_serial(
+    g: Any, s0: Any, n: int, seed: np.uint64, max_moves: int, scores: np.ndarray, moves: np.ndarray
+) -> None:
+    """``n`` playouts from ``s0`` in this thread: playout ``i`` uses the random stream
+    ``stream_seed(seed, i)``; its score and length go to ``scores[i]``, ``moves[i]``."""
+    _playout_range(g, s0, 0, n, seed, max_moves, scores, moves)
+
+
+@jit.njit(nogil=True)
+def _playout_range(
+    g: Any,
+    s0: Any,
+    lo: int,
+    hi: int,
+    seed: np.uint64,
+    max_moves: int,
+    scores: np.ndarray,
+    moves: np.ndarray,
+) -> None:
+    s = (
+        s0[0].copy(),
+        s0[1].copy(),
+        s0[2].copy(),
+        s0[3].copy(),
+        s0[4].copy(),
+        s0[5].copy(),
+        s0[6].copy(),
+        s0[7].copy(),
+        s0[8].copy(),
+        s0[9].copy(),
+    )
+    amaf = np.zeros(s0[0].shape[0], np.int8)
+    rng = np.zeros(1, np.uint64)
+    for i in range(lo, hi):
+        _copy_into(s, s0)
+        rng[0] = stream_seed(seed, i)
+        scores[i] = playout(g, s, rng, max_moves, amaf)
+        moves[i] = s[8][M_MOVES] - s0[8][M_MOVES]
+
+
+@jit.njit(nogil=True, parallel=True)
+def playouts_parallel(
+    g: Any,
+    s0: Any,
+    n: int,
+    seed: np.uint64,
+    max_moves: int,
+    scores: np.ndarray,
+    moves: np.ndarray,
+    chunks: int,
+) -> None:
+    """Like :func:`playouts_serial`, split into ``chunks`` ranges run by numba's threads
+    (``prange``). The results are the same as the serial ones, whatever the threads."""
+    for t in prange(chunks):
+        lo = n * t // chunks
+        hi = n * (t + 1) // chunks
+        _playout_range(g, s0, lo, hi, seed, max_moves, scores, moves)
+
+
+@jit.register_warmup("go")
+def _warmup() -> None:
+    g = geometry(9)
+    s = new_state(9)
+    legal = np.zeros(81, np.bool_)
+    hashes = np.zeros(81, np.uint64)
+    legal_scan(g, s, 1, False, legal, hashes)
+    play(g, s, 40, 1)
+    area_score(g, s)
+    scores = np.zeros(2, np.int64)
+    moves = np.zeros(2, np.int64)
+    playouts_serial(g, s, 2, U(1), 400, scores, moves)
+    playouts_parallel(g, s, 2, U(1), 400, scores, moves, 2)
