@@ -269,6 +269,7 @@ class Board:
         """Bitmap of the squares ``color``'s laser crosses now (King square and stop square
         included).
 
+        >>> from bitgames.core.bits import iter_bits
         >>> [square_name(s) for s in iter_bits(Board().laser_path(WHITE))]
         ['h0', 'h1', 'h2', 'h3', 'h4']
         """
