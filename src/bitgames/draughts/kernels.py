@@ -12,11 +12,10 @@ The landing squares of each capture are written to ``paths`` (for notation).
 
 Flying kings read their rays from one lookup table indexed by the occupancy of the
 diagonal, gathered by a magic multiply (:mod:`bitgames.draughts.magic`). Every table is
-in one ``uint64`` array ``T`` (:func:`tables`) passed to the kernels as an argument.
+in one ``uint64`` array :data:`T` (:func:`tables`), a module constant of the kernels.
 
->>> T = tables()
 >>> w, b, k, side = start_position(RUSSIAN)
->>> perft(T, w, b, k, side, 3, RUSSIAN)
+>>> perft(w, b, k, side, 3, RUSSIAN)
 302
 """
 
@@ -101,6 +100,10 @@ def tables() -> np.ndarray:
 
 
 _TABLES: np.ndarray | None = None
+#: The table array, a module constant that numba freezes into the compiled kernels
+#: (260 KB, under numba's 1 MB limit for cacheable global arrays). Passing it as an argument
+#: instead costs ~25 ns per call (a reference-count round trip), a quarter of a leaf's budget.
+T = tables()
 
 
 def start_position(variant: int) -> tuple[np.uint64, np.uint64, np.uint64, int]:
@@ -128,19 +131,19 @@ def step(x: np.uint64, d: int) -> np.uint64:
 
 
 @njit
-def line_index(T: np.ndarray, s: int, p: int, occ: np.uint64) -> int:
+def line_index(s: int, p: int, occ: np.uint64) -> int:
     """Magic index of the occupancy of the diagonal of kind ``p`` through ``s``."""
     base = OFF_LINE + (s * 2 + p) * 3
     return np.int64(((occ & T[base]) * T[base + 1]) >> T[base + 2])
 
 
 @njit
-def king_has_capture(T: np.ndarray, s: int, captured: np.uint64, occ: np.uint64,
+def king_has_capture(s: int, captured: np.uint64, occ: np.uint64,
                      foe: np.uint64) -> bool:
     """Can a flying king on ``s`` capture (Turkish strike: ``captured`` pieces block)?"""
     for d in range(4):
         p = 0 if (d == 0 or d == 3) else 1
-        idx = line_index(T, s, p, occ)
+        idx = line_index(s, p, occ)
         blk = (T[OFF_RAY + ((s * 4 + d) << 8) + idx] >> U(32)) & foe & ~captured
         if blk != U(0):
             if T[OFF_RAY + ((ctz(blk) * 4 + d) << 8) + idx] & M32 != U(0):
@@ -149,7 +152,7 @@ def king_has_capture(T: np.ndarray, s: int, captured: np.uint64, occ: np.uint64,
 
 
 @njit
-def short_has_capture(T: np.ndarray, s: int, captured: np.uint64, occ: np.uint64,
+def short_has_capture(s: int, captured: np.uint64, occ: np.uint64,
                       foe: np.uint64, dlo: int, dhi: int) -> bool:
     """Can a man (or short king) on ``s`` jump, in directions ``dlo`` .. ``dhi - 1``?"""
     for d in range(dlo, dhi):
@@ -161,39 +164,26 @@ def short_has_capture(T: np.ndarray, s: int, captured: np.uint64, occ: np.uint64
     return False
 
 
-@njit
-def _emit(frm: int, to: int, captured: np.uint64, promo: int, path: np.ndarray, plen: int,
-          moves: np.ndarray, paths: np.ndarray, plens: np.ndarray, n: int, unique: int) -> int:
-    mv = captured | (U(frm) << U(32)) | (U(to) << U(37)) | (U(promo) << U(42))
-    if unique != 0:
-        for j in range(n):
-            if moves[j] == mv:
-                return n
-    if n >= moves.shape[0]:
-        return n
-    moves[n] = mv
-    for j in range(plen):
-        paths[n, j] = path[j]
-    plens[n] = plen
-    return n + 1
+KEY_MASK = U((1 << 43) - 1)
 
 
 @njit
-def capture_dfs(T: np.ndarray, s: int, king: int, frm: int, captured: np.uint64,
-                occ: np.uint64, foe: np.uint64, promo_rank: np.uint64, variant: int,
-                dlo: int, dhi: int, promo: int, path: np.ndarray, plen: int,
-                moves: np.ndarray, paths: np.ndarray, plens: np.ndarray, n: int,
-                unique: int) -> int:
-    """Append every capture sequence continuing from ``s`` (a capture exists there).
+def capture_dfs(s: int, king: int, frm: int, captured: np.uint64, occ: np.uint64,
+                foe: np.uint64, promo_rank: np.uint64, variant: int, dlo: int, dhi: int,
+                promo: int, p0: np.uint64, p1: np.uint64, plen: int, buf: np.ndarray,
+                ply: int, n: int, unique: int) -> int:
+    """Append to ``buf[ply]`` every capture sequence continuing from ``s``.
 
-    ``occ`` holds every piece still on the board (captured ones too: Turkish strike) but
-    not the moving piece; ``foe`` the opponent's pieces; ``dlo``/``dhi`` a man's capture
-    directions. Returns the new move count.
+    A capture exists from ``s``. ``occ`` holds every piece still on the board (captured
+    ones too: Turkish strike) but not the moving piece; ``foe`` the opponent's pieces;
+    ``dlo``/``dhi`` a man's capture directions; ``p0``/``p1`` the landing squares so far,
+    5 bits each (12 per word). Each move takes a row ``[move | plen << 48, p0, p1]``.
+    Returns the new move count.
     """
     if king != 0 and variant == RUSSIAN:
         for d in range(4):
             p = 0 if (d == 0 or d == 3) else 1
-            idx = line_index(T, s, p, occ)
+            idx = line_index(s, p, occ)
             blk = (T[OFF_RAY + ((s * 4 + d) << 8) + idx] >> U(32)) & foe & ~captured
             if blk == U(0):
                 continue
@@ -206,25 +196,23 @@ def capture_dfs(T: np.ndarray, s: int, king: int, frm: int, captured: np.uint64,
             while x != U(0):
                 i = ctz(x)
                 x &= x - U(1)
-                if king_has_capture(T, i, ncap, occ, foe):
+                if king_has_capture(i, ncap, occ, foe):
                     cont |= U(1) << U(i)
-            if cont != U(0):
-                x = cont
-                while x != U(0):
-                    i = ctz(x)
-                    x &= x - U(1)
-                    path[plen] = i
-                    n = capture_dfs(T, i, king, frm, ncap, occ, foe, promo_rank, variant,
-                                    dlo, dhi, promo, path, plen + 1, moves, paths, plens, n,
-                                    unique)
-            else:
-                x = land
-                while x != U(0):
-                    i = ctz(x)
-                    x &= x - U(1)
-                    path[plen] = i
-                    n = _emit(frm, i, ncap, promo, path, plen + 1, moves, paths, plens, n,
-                              unique)
+            targets = cont if cont != U(0) else land
+            while targets != U(0):
+                i = ctz(targets)
+                targets &= targets - U(1)
+                q0 = p0
+                q1 = p1
+                if plen < 12:
+                    q0 |= U(i) << U(5 * plen)
+                else:
+                    q1 |= U(i) << U(5 * (plen - 12))
+                if cont != U(0):
+                    n = capture_dfs(i, king, frm, ncap, occ, foe, promo_rank, variant, dlo, dhi,
+                                    promo, q0, q1, plen + 1, buf, ply, n, unique)
+                else:
+                    n = _emit(frm, i, ncap, promo, q0, q1, plen + 1, buf, ply, n, unique)
         return n
     lo = dlo
     hi = dhi
@@ -240,22 +228,41 @@ def capture_dfs(T: np.ndarray, s: int, king: int, frm: int, captured: np.uint64,
             continue
         i = ctz(nb2)
         ncap = captured | nb
-        path[plen] = i
+        q0 = p0
+        q1 = p1
+        if plen < 12:
+            q0 |= U(i) << U(5 * plen)
+        else:
+            q1 |= U(i) << U(5 * (plen - 12))
         if king == 0 and nb2 & promo_rank != U(0):
             # crowned: Russian continues as a flying king, English ends the move
-            if variant == RUSSIAN and king_has_capture(T, i, ncap, occ, foe):
-                n = capture_dfs(T, i, king | 1, frm, ncap, occ, foe, promo_rank, variant,
-                                dlo, dhi, promo | 1, path, plen + 1, moves, paths, plens, n,
-                                unique)
+            if variant == RUSSIAN and king_has_capture(i, ncap, occ, foe):
+                n = capture_dfs(i, king | 1, frm, ncap, occ, foe, promo_rank, variant, dlo, dhi,
+                                promo | 1, q0, q1, plen + 1, buf, ply, n, unique)
             else:
-                n = _emit(frm, i, ncap, promo | 1, path, plen + 1, moves, paths, plens, n,
-                          unique)
-        elif short_has_capture(T, i, ncap, occ, foe, lo, hi):
-            n = capture_dfs(T, i, king, frm, ncap, occ, foe, promo_rank, variant, dlo, dhi,
-                            promo, path, plen + 1, moves, paths, plens, n, unique)
+                n = _emit(frm, i, ncap, promo | 1, q0, q1, plen + 1, buf, ply, n, unique)
+        elif short_has_capture(i, ncap, occ, foe, lo, hi):
+            n = capture_dfs(i, king, frm, ncap, occ, foe, promo_rank, variant, dlo, dhi, promo,
+                            q0, q1, plen + 1, buf, ply, n, unique)
         else:
-            n = _emit(frm, i, ncap, promo, path, plen + 1, moves, paths, plens, n, unique)
+            n = _emit(frm, i, ncap, promo, q0, q1, plen + 1, buf, ply, n, unique)
     return n
+
+
+@njit
+def _emit(frm: int, to: int, captured: np.uint64, promo: int, p0: np.uint64, p1: np.uint64,
+          plen: int, buf: np.ndarray, ply: int, n: int, unique: int) -> int:
+    mv = captured | (U(frm) << U(32)) | (U(to) << U(37)) | (U(promo) << U(42))
+    if unique != 0:
+        for j in range(n):
+            if buf[ply, j, 0] & KEY_MASK == mv:
+                return n
+    if n >= buf.shape[1]:
+        return n
+    buf[ply, n, 0] = mv | (U(plen) << U(48))
+    buf[ply, n, 1] = p0
+    buf[ply, n, 2] = p1
+    return n + 1
 
 
 @njit
@@ -268,10 +275,9 @@ def _man_dirs(side: int, variant: int) -> tuple[int, int]:
 
 
 @njit
-def gen_captures(T: np.ndarray, w: np.uint64, b: np.uint64, k: np.uint64, side: int,
-                 variant: int, moves: np.ndarray, paths: np.ndarray, plens: np.ndarray,
-                 path: np.ndarray, unique: int) -> int:
-    """Write every capture of the side to move into ``moves``; return how many."""
+def gen_captures(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int,
+                 buf: np.ndarray, ply: int, unique: int) -> int:
+    """Write every capture of the side to move into ``buf[ply]``; return how many."""
     if side == WHITE:
         own = w
         foe = b
@@ -287,6 +293,7 @@ def gen_captures(T: np.ndarray, w: np.uint64, b: np.uint64, k: np.uint64, side: 
     dlo, dhi = _man_dirs(side, variant)
     n = 0
     zero = np.int64(0)
+    one = zero + 1
     # men: a bitboard test first, then the sequences of each man that can jump
     any_jump = U(0)
     for d in range(dlo, dhi):
@@ -297,28 +304,27 @@ def gen_captures(T: np.ndarray, w: np.uint64, b: np.uint64, k: np.uint64, side: 
             s = ctz(x)
             x &= x - U(1)
             occ = occ_all & ~(U(1) << U(s))
-            if short_has_capture(T, s, U(0), occ, foe, dlo, dhi):
-                n = capture_dfs(T, s, zero, s, U(0), occ, foe, promo_rank, variant, dlo, dhi,
-                                zero, path, zero, moves, paths, plens, n, unique)
+            if short_has_capture(s, U(0), occ, foe, dlo, dhi):
+                n = capture_dfs(s, zero, s, U(0), occ, foe, promo_rank, variant, dlo, dhi,
+                                zero, U(0), U(0), zero, buf, ply, n, unique)
     x = kings
-    one = zero + 1
     while x != U(0):
         s = ctz(x)
         x &= x - U(1)
         occ = occ_all & ~(U(1) << U(s))
         if variant == RUSSIAN:
-            has = king_has_capture(T, s, U(0), occ, foe)
+            has = king_has_capture(s, U(0), occ, foe)
         else:
-            has = short_has_capture(T, s, U(0), occ, foe, 0, 4)
+            has = short_has_capture(s, U(0), occ, foe, 0, 4)
         if has:
-            n = capture_dfs(T, s, one, s, U(0), occ, foe, promo_rank, variant, dlo, dhi,
-                            zero, path, zero, moves, paths, plens, n, unique)
+            n = capture_dfs(s, one, s, U(0), occ, foe, promo_rank, variant, dlo, dhi,
+                            zero, U(0), U(0), zero, buf, ply, n, unique)
     return n
 
 
 @njit
-def gen_quiet(T: np.ndarray, w: np.uint64, b: np.uint64, k: np.uint64, side: int,
-              variant: int, moves: np.ndarray, n: int) -> int:
+def gen_quiet(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int,
+              buf: np.ndarray, ply: int, n: int) -> int:
     """Append the non-capturing moves of the side to move; return the new count."""
     if side == WHITE:
         own = w
@@ -339,8 +345,8 @@ def gen_quiet(T: np.ndarray, w: np.uint64, b: np.uint64, k: np.uint64, side: int
             t &= t - U(1)
             frm = (to - delta) & 31
             promo = U(1) if (U(1) << U(to)) & promo_rank != U(0) else U(0)
-            if n < moves.shape[0]:
-                moves[n] = (U(frm) << U(32)) | (U(to) << U(37)) | (promo << U(42))
+            if n < buf.shape[1]:
+                buf[ply, n, 0] = (U(frm) << U(32)) | (U(to) << U(37)) | (promo << U(42))
                 n += 1
     x = own & k
     while x != U(0):
@@ -349,20 +355,20 @@ def gen_quiet(T: np.ndarray, w: np.uint64, b: np.uint64, k: np.uint64, side: int
         for d in range(4):
             if variant == RUSSIAN:
                 p = 0 if (d == 0 or d == 3) else 1
-                t = T[OFF_RAY + ((s * 4 + d) << 8) + line_index(T, s, p, occ)] & M32
+                t = T[OFF_RAY + ((s * 4 + d) << 8) + line_index(s, p, occ)] & M32
             else:
                 t = T[OFF_NB + s * 4 + d] & empty
             while t != U(0):
                 to = ctz(t)
                 t &= t - U(1)
-                if n < moves.shape[0]:
-                    moves[n] = (U(s) << U(32)) | (U(to) << U(37))
+                if n < buf.shape[1]:
+                    buf[ply, n, 0] = (U(s) << U(32)) | (U(to) << U(37))
                     n += 1
     return n
 
 
 @njit
-def count_quiet(T: np.ndarray, w: np.uint64, b: np.uint64, k: np.uint64, side: int,
+def count_quiet(w: np.uint64, b: np.uint64, k: np.uint64, side: int,
                 variant: int) -> int:
     """Number of non-capturing moves of the side to move (for bulk counting)."""
     own = w if side == WHITE else b
@@ -379,8 +385,8 @@ def count_quiet(T: np.ndarray, w: np.uint64, b: np.uint64, k: np.uint64, side: i
         while x != U(0):
             s = ctz(x)
             x &= x - U(1)
-            i0 = line_index(T, s, 0, occ)
-            i1 = line_index(T, s, 1, occ)
+            i0 = line_index(s, 0, occ)
+            i1 = line_index(s, 1, occ)
             base = OFF_RAY + (s << 10)
             n += popcount((T[base + i0] | T[base + 256 + i1] | T[base + 512 + i1]
                            | T[base + 768 + i0]) & M32)
@@ -391,14 +397,111 @@ def count_quiet(T: np.ndarray, w: np.uint64, b: np.uint64, k: np.uint64, side: i
 
 
 @njit
-def gen_moves(T: np.ndarray, w: np.uint64, b: np.uint64, k: np.uint64, side: int,
-              variant: int, moves: np.ndarray, paths: np.ndarray, plens: np.ndarray,
-              path: np.ndarray, unique: int) -> int:
-    """Every legal move (captures if any, else quiet moves); returns the count."""
-    n = gen_captures(T, w, b, k, side, variant, moves, paths, plens, path, unique)
-    if n > 0:
-        return n
-    return gen_quiet(T, w, b, k, side, variant, moves, 0)
+def any_capture(w: np.uint64, b: np.uint64, k: np.uint64, side: int,
+                variant: int) -> bool:
+    """Has the side to move a capture? (Bitboard shifts for men, table look-ups for kings.)"""
+    if side == WHITE:
+        own = w
+        foe = b
+    else:
+        own = b
+        foe = w
+    occ = w | b
+    empty = ~occ & M32
+    men = own & ~k
+    kings = own & k
+    # one step and then another in each direction: UL << 1, DR >> 1, UR/DL rotations
+    if variant == RUSSIAN or side == WHITE:
+        if ((((men & CAN_UL) << U(1)) & foe & CAN_UL) << U(1)) & empty != U(0):
+            return True
+        y = men & CAN_UR
+        y = (((y << U(7)) | (y >> U(25))) & foe & CAN_UR)
+        if ((y << U(7)) | (y >> U(25))) & empty & M32 != U(0):
+            return True
+    if variant == RUSSIAN or side == BLACK:
+        if ((((men & CAN_DR) >> U(1)) & foe & CAN_DR) >> U(1)) & empty != U(0):
+            return True
+        y = men & CAN_DL
+        y = (((y << U(25)) | (y >> U(7))) & foe & CAN_DL)
+        if ((y << U(25)) | (y >> U(7))) & empty & M32 != U(0):
+            return True
+    if kings == U(0):
+        return False
+    if variant == RUSSIAN:
+        x = kings
+        while x != U(0):
+            s = ctz(x)
+            x &= x - U(1)
+            if king_has_capture(s, U(0), occ & ~(U(1) << U(s)), foe):
+                return True
+        return False
+    for d in range(4):
+        if step(step(kings, d) & foe, d) & empty != U(0):
+            return True
+    return False
+
+
+@njit
+def gen_moves(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int,
+              buf: np.ndarray, ply: int, unique: int) -> int:
+    """Every legal move into ``buf[ply]`` (captures if any, else quiet moves); the count."""
+    if any_capture(w, b, k, side, variant):
+        return gen_captures(w, b, k, side, variant, buf, ply, unique)
+    return gen_quiet(w, b, k, side, variant, buf, ply, 0)
+
+
+@njit
+def _count_single_jumps(w: np.uint64, b: np.uint64, k: np.uint64, side: int,
+                        variant: int) -> int:
+    """Number of captures when none can continue past one jump; -1 when some can.
+
+    Bitboards give each man's single jumps (a landing square fixes its man and victim); a
+    continuation check on each landing square decides whether the full generator is needed.
+    The mover must have no kings.
+    """
+    if side == WHITE:
+        own = w
+        foe = b
+        promo_rank = RANK8
+    else:
+        own = b
+        foe = w
+        promo_rank = RANK1
+    occ_all = w | b
+    empty = ~occ_all & M32
+    dlo, dhi = _man_dirs(side, variant)
+    n = 0
+    for d in range(dlo, dhi):
+        land = step(step(own, d) & foe, d) & empty
+        back = 3 - d
+        while land != U(0):
+            i = ctz(land)
+            land &= land - U(1)
+            cap = T[OFF_NB + i * 4 + back]
+            frm = T[OFF_NB + ctz(cap) * 4 + back]
+            occ = occ_all & ~frm
+            if (U(1) << U(i)) & promo_rank != U(0):
+                if variant == RUSSIAN and king_has_capture(i, cap, occ, foe):
+                    return -1
+            elif short_has_capture(i, cap, occ, foe, dlo, dhi):
+                return -1
+            n += 1
+    return n
+
+
+@njit
+def count_fast(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int) -> int:
+    """Number of legal moves without generating them, or -1 when captures must be generated.
+
+    Quiet moves are counted by popcount, single jumps by bitboards (no array is touched,
+    so the call costs no reference counting).
+    """
+    if not any_capture(w, b, k, side, variant):
+        return count_quiet(w, b, k, side, variant)
+    own = w if side == WHITE else b
+    if own & k == U(0):
+        return _count_single_jumps(w, b, k, side, variant)
+    return -1
 
 
 @njit
@@ -422,84 +525,89 @@ def make_move(w: np.uint64, b: np.uint64, k: np.uint64, side: int,
 
 
 @njit
-def _perft(T: np.ndarray, w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int,
-           variant: int, unique: int, moves: np.ndarray, paths: np.ndarray,
-           plens: np.ndarray, path: np.ndarray, ply: int) -> int:
+def _perft(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, variant: int,
+           unique: int, buf: np.ndarray, ply: int) -> int:
     if depth == 1:
-        n = gen_captures(T, w, b, k, side, variant, moves[ply], paths[ply], plens[ply], path,
-                         unique)
-        if n > 0:
-            return n
-        return count_quiet(T, w, b, k, side, variant)
-    n = gen_moves(T, w, b, k, side, variant, moves[ply], paths[ply], plens[ply], path, unique)
+        n = count_fast(w, b, k, side, variant)
+        if n < 0:
+            n = gen_captures(w, b, k, side, variant, buf, ply, unique)
+        return n
+    n = gen_moves(w, b, k, side, variant, buf, ply, unique)
     total = 0
+    if depth == 2:
+        for i in range(n):
+            w2, b2, k2, s2 = make_move(w, b, k, side, buf[ply, i, 0])
+            c = count_fast(w2, b2, k2, s2, variant)
+            if c < 0:
+                c = gen_captures(w2, b2, k2, s2, variant, buf, ply + 1, unique)
+            total += c
+        return total
     for i in range(n):
-        w2, b2, k2, s2 = make_move(w, b, k, side, moves[ply, i])
-        total += _perft(T, w2, b2, k2, s2, depth - 1, variant, unique, moves, paths, plens,
-                        path, ply + 1)
+        w2, b2, k2, s2 = make_move(w, b, k, side, buf[ply, i, 0])
+        total += _perft(w2, b2, k2, s2, depth - 1, variant, unique, buf, ply + 1)
     return total
 
 
-def buffers(plies: int = MAX_PLY) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Move, path and path-length buffers for ``plies`` plies, plus a path scratch row."""
-    return (
-        np.zeros((plies, MAX_MOVES), dtype=np.uint64),
-        np.zeros((plies, MAX_MOVES, MAX_PATH), dtype=np.int8),
-        np.zeros((plies, MAX_MOVES), dtype=np.int8),
-        np.zeros(MAX_PATH, dtype=np.int8),
-    )
+def new_buffer(plies: int = MAX_PLY) -> np.ndarray:
+    """A move buffer for ``plies`` plies: rows ``[move | plen << 48, path0, path1]``."""
+    return np.zeros((plies, MAX_MOVES, 3), dtype=np.uint64)
 
 
-def perft(T: np.ndarray, w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int,
-          variant: int, unique: bool = True) -> int:
+def perft(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, variant: int,
+          unique: bool = True) -> int:
     """Leaf count of the move tree ``depth`` plies deep (bulk-counted at the last ply).
 
-    ``unique`` counts captures with the same start, end and captured set once.
+    ``unique`` counts captures with the same start, end and captured set once; ``False``
+    counts every landing-square path.
     """
     if depth <= 0:
         return 1
-    moves, paths, plens, path = buffers(depth + 1)
-    return int(_perft(T, U(w), U(b), U(k), np.int64(side), np.int64(depth), np.int64(variant),
-                      np.int64(1 if unique else 0), moves, paths, plens, path, np.int64(0)))
+    return int(_perft(U(w), U(b), U(k), np.int64(side), np.int64(depth), np.int64(variant),
+                      np.int64(1 if unique else 0), new_buffer(depth + 1), np.int64(0)))
+
+
+def path_of(row: np.ndarray) -> list[int]:
+    """Landing squares stored in a buffer row."""
+    plen = int(row[0]) >> 48 & 31
+    p0, p1 = int(row[1]), int(row[2])
+    return [(p0 >> 5 * j & 31) if j < 12 else (p1 >> 5 * (j - 12) & 31) for j in range(plen)]
 
 
 @njit
-def _divide(T: np.ndarray, w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int,
-            variant: int, unique: int, moves: np.ndarray, paths: np.ndarray,
-            plens: np.ndarray, path: np.ndarray, counts: np.ndarray) -> int:
-    n = gen_moves(T, w, b, k, side, variant, moves[0], paths[0], plens[0], path, unique)
+def _divide(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, variant: int,
+            unique: int, buf: np.ndarray, counts: np.ndarray) -> int:
+    n = gen_moves(w, b, k, side, variant, buf, 0, unique)
+    one = np.int64(1)
     for i in range(n):
         if depth <= 1:
             counts[i] = 1
         else:
-            w2, b2, k2, s2 = make_move(w, b, k, side, moves[0, i])
-            counts[i] = _perft(T, w2, b2, k2, s2, depth - 1, variant, unique, moves, paths,
-                               plens, path, np.int64(1))
+            w2, b2, k2, s2 = make_move(w, b, k, side, buf[0, i, 0])
+            counts[i] = _perft(w2, b2, k2, s2, depth - 1, variant, unique, buf, one)
     return n
 
 
-def divide(T: np.ndarray, w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int,
-           variant: int, unique: bool = True) -> list[tuple[int, list[int], int]]:
+def divide(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, variant: int,
+           unique: bool = True) -> list[tuple[int, list[int], int]]:
     """Per root move: (packed move, landing squares, leaf count ``depth - 1`` plies below)."""
-    moves, paths, plens, path = buffers(depth + 1)
+    buf = new_buffer(depth + 1)
     counts = np.zeros(MAX_MOVES, dtype=np.int64)
-    n = _divide(T, U(w), U(b), U(k), np.int64(side), np.int64(max(depth, 1)),
-                np.int64(variant), np.int64(1 if unique else 0), moves, paths, plens, path,
-                counts)
-    return [
-        (int(moves[0, i]), [int(x) for x in paths[0, i, : plens[0, i]]], int(counts[i]))
-        for i in range(n)
-    ]
-
-
-def legal_moves(T: np.ndarray, w: np.uint64, b: np.uint64, k: np.uint64, side: int,
-                variant: int, unique: bool = True) -> list[tuple[int, list[int]]]:
-    """Every legal move as (packed move, landing squares of a capture or [])."""
-    moves, paths, plens, path = buffers(1)
-    n = gen_moves(T, U(w), U(b), U(k), np.int64(side), np.int64(variant), moves[0], paths[0],
-                  plens[0], path, np.int64(1 if unique else 0))
-    return [(int(moves[0, i]), [int(x) for x in paths[0, i, : plens[0, i]]])
+    n = _divide(U(w), U(b), U(k), np.int64(side), np.int64(max(depth, 1)), np.int64(variant),
+                np.int64(1 if unique else 0), buf, counts)
+    return [(int(buf[0, i, 0]) & KEY_MASK_INT, path_of(buf[0, i]), int(counts[i]))
             for i in range(n)]
+
+
+KEY_MASK_INT = (1 << 43) - 1
+
+
+def legal_moves(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int,
+                unique: bool = True) -> list[tuple[int, list[int]]]:
+    """Every legal move as (packed move, landing squares of a capture or [])."""
+    buf = new_buffer(1)
+    n = gen_moves(U(w), U(b), U(k), np.int64(side), np.int64(variant), buf, np.int64(0),
+                  np.int64(1 if unique else 0))
+    return [(int(buf[0, i, 0]) & KEY_MASK_INT, path_of(buf[0, i])) for i in range(n)]
 
 
 def unpack(mv: int) -> tuple[int, int, int, bool]:
@@ -509,9 +617,8 @@ def unpack(mv: int) -> tuple[int, int, int, bool]:
 
 @register_warmup("draughts")
 def _warm() -> None:
-    T = tables()
     for variant in (RUSSIAN, ENGLISH):
         w, b, k, side = start_position(variant)
-        perft(T, w, b, k, side, 2, variant)
-        divide(T, w, b, k, side, 2, variant)
-        legal_moves(T, w, b, k, side, variant)
+        perft(w, b, k, side, 2, variant)
+        divide(w, b, k, side, 2, variant)
+        legal_moves(w, b, k, side, variant)
