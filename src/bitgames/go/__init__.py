@@ -1,1 +1,30 @@
-"""Go on 9x9 to 19x19 boards: bitmap board kernels, playouts, MCTS, GTP and SGF."""
+"""Go on 9x9 to 19x19 boards: bitmap board kernels, light playouts, MCTS, GTP and SGF.
+
+>>> from bitgames.go import Board
+>>> Board(size=9, moves="E5 D5").vertex(Board(size=9, moves="E5").peek())
+'E5'
+"""
+
+from bitgames.go.board import (
+    BLACK,
+    EMPTY,
+    PASS,
+    WHITE,
+    Board,
+    IllegalMoveError,
+    Rules,
+    point_to_vertex,
+    vertex_to_point,
+)
+
+__all__ = [
+    "BLACK",
+    "EMPTY",
+    "PASS",
+    "WHITE",
+    "Board",
+    "IllegalMoveError",
+    "Rules",
+    "point_to_vertex",
+    "vertex_to_point",
+]
