@@ -484,7 +484,7 @@ def _pvs(
             else:
                 s = -_shallow(cp, co, -a - 1, ~(cp | co), n - 1, stats)
             if a < s < beta:
-                s = -_pvs(cp, co, -beta, -s, n - 1, ply + 1, tt, gen, msq, mval, mflip, pv,
+                s = -_pvs(cp, co, -beta, 1 - s, n - 1, ply + 1, tt, gen, msq, mval, mflip, pv,
                           pv_len, stats)
         if s > best:
             best = s
@@ -528,7 +528,8 @@ def solve_kernel(
     mflip = np.zeros((61, 40), dtype=np.uint64)
     pvt = np.zeros((130, 130), dtype=np.int64)
     pv_len = np.zeros(130, dtype=np.int64)
-    s = _pvs(p, o, alpha, beta, n, 0, tt, gen, msq, mval, mflip, pvt, pv_len, stats)
+    root_ply = np.int64(0)  # a variable, not the literal 0: one signature for _pvs
+    s = _pvs(p, o, alpha, beta, n, root_ply, tt, gen, msq, mval, mflip, pvt, pv_len, stats)
     for j in range(pv_len[0]):
         pv[j] = pvt[0, j]
     return s, pv_len[0]

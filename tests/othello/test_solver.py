@@ -1,0 +1,127 @@
+"""Exact endgame solver: FFO suite, move scores, WLD mode, tiny endgames vs brute force."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from bitgames.othello.board import BLACK, Board
+from bitgames.othello.cli import ffo_problems
+from bitgames.othello.solver import Solver, solve
+from tests.othello import reference_rules as ref
+
+MOVE_SCORES = Path(__file__).with_name("ffo_move_scores.txt")
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver(table_bits=20)
+
+
+def _check_pv(board: Board, pv: list[str], score: int) -> None:
+    """Replaying the principal variation reaches the end of the game with that score."""
+    b = board.copy(stack=False)
+    for move in pv:
+        b.push(move)
+    assert b.is_game_over(), f"PV {pv} stops before the end"
+    assert (b.score() if board.turn == BLACK else -b.score()) == score
+
+
+@pytest.mark.parametrize("problem", ffo_problems(1, 19), ids=lambda p: p.name)
+def test_ffo_1_19(solver: Solver, problem) -> None:  # type: ignore[no-untyped-def]
+    board = Board.from_string(problem.board)
+    result = solver.solve(board)
+    assert result.score == problem.expected_score
+    assert result.best_move in problem.expected_moves
+    _check_pv(board, result.pv, result.score)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("problem", ffo_problems(20, 39), ids=lambda p: p.name)
+def test_ffo_20_39(solver: Solver, problem) -> None:  # type: ignore[no-untyped-def]
+    board = Board.from_string(problem.board)
+    result = solver.solve(board)
+    assert result.score == problem.expected_score
+    assert result.best_move in problem.expected_moves
+    _check_pv(board, result.pv, result.score)
+
+
+def _move_scores() -> list[tuple[str, dict[str, int]]]:
+    boards = {p.name[1:]: p.board for p in ffo_problems(1, 7)}
+    out = []
+    for line in MOVE_SCORES.read_text().splitlines():
+        fields = line.split()
+        if fields and fields[0] in boards:
+            scores = {m.split(":")[0].lower(): int(m.split(":")[1]) for m in fields[2:]}
+            out.append((boards[fields[0]], scores))
+    return out
+
+
+@pytest.mark.parametrize("board_text, scores", _move_scores())
+def test_every_move_score(solver: Solver, board_text: str, scores: dict[str, int]) -> None:
+    """The exact score of every legal move (published with the FFO positions, Edax .obf)."""
+    board = Board.from_string(board_text)
+    assert sorted(str(m) for m in board.legal_moves) == sorted(scores)
+    for move, want in scores.items():
+        board.push(move)
+        assert -solver.solve(board).score == want, move
+        board.pop()
+
+
+@pytest.mark.parametrize("problem", ffo_problems(1, 19), ids=lambda p: p.name)
+def test_wld_mode(solver: Solver, problem) -> None:  # type: ignore[no-untyped-def]
+    result = solver.solve(Board.from_string(problem.board), mode="wld")
+    want = problem.expected_score
+    assert result.score == (want > 0) - (want < 0)
+    assert result.outcome == ("win" if want > 0 else "loss" if want < 0 else "draw")
+
+
+def _small_endgames(count: int, max_empties: int, seed: int) -> list[Board]:
+    rng = random.Random(seed)
+    boards: list[Board] = []
+    while len(boards) < count:
+        b = Board()
+        target = rng.randrange(0, max_empties + 1)
+        while b.empties() > target and not b.is_game_over():
+            b.push(rng.choice(list(b.legal_moves)))
+        boards.append(b.copy(stack=False))
+    return boards
+
+
+def test_small_endgames_against_brute_force(solver: Solver) -> None:
+    """0-7 empties (passes and wipe-outs included) against plain minimax, both modes."""
+    boards = _small_endgames(300, 7, seed=11)
+    seen_pass = seen_over = False
+    for b in boards:
+        p, o = b.bitboards()
+        want = ref.minimax(ref.from_bits(p, o))
+        result = solver.solve(b)
+        assert result.score == want, b.to_string()
+        assert solver.solve(b, mode="wld").score == (want > 0) - (want < 0)
+        seen_pass |= "pass" in result.pv
+        seen_over |= b.is_game_over()
+    assert seen_pass and seen_over
+
+
+def test_wipeout_and_pass() -> None:
+    # Every square black except white b1 and empty a1, g8, h8. Black a1 flips b1 (c1 is
+    # black) and wipes white out: 62 discs + 2 empties = +64. White to move has no move,
+    # passes, and the same happens: -64.
+    cells = ["X"] * 64
+    cells[0] = cells[62] = cells[63] = "-"
+    cells[1] = "O"
+    text = "".join(cells)
+    for side, want in (("X", 64), ("O", -64)):
+        board = Board.from_string(f"{text} {side}")
+        p, o = board.bitboards()
+        assert ref.minimax(ref.from_bits(p, o)) == want
+        result = solve(board, table_bits=12)
+        assert result.score == want
+        assert result.pv == (["a1"] if side == "X" else ["pass", "a1"])
+
+
+def test_bad_mode() -> None:
+    with pytest.raises(ValueError, match="mode"):
+        solve(Board(), mode="fast")
