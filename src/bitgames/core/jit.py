@@ -34,7 +34,11 @@ KERNEL_MODULES: dict[str, tuple[str, ...]] = {
     "othello": ("bitgames.othello.kernels", "bitgames.othello.solver"),
     "draughts": ("bitgames.draughts.kernels",),
     "go": ("bitgames.go.kernels",),
-    "leiserchess": ("bitgames.leiserchess.kernels",),
+    "leiserchess": (
+        "bitgames.leiserchess.kernels",
+        "bitgames.leiserchess.eval",
+        "bitgames.leiserchess.search",
+    ),
 }
 
 

@@ -1,0 +1,571 @@
+"""The Leiserchess engine: principal-variation search in numba, driven from Python.
+
+Kernel side: :func:`pvs` (negamax PVS with a transposition table, killer and history
+ordering, null-move pruning, late-move reductions, reverse and extended futility pruning,
+a +1 extension for zapping moves, repetition draws and the Ko rule) and :func:`qsearch`
+(zapping moves only, blunders skipped). Both beam paths are computed once per node and
+shared by move generation (pins) and evaluation.
+
+Python side: :class:`Engine` runs iterative deepening with a time or depth limit; the
+search runs with the GIL released, so another thread can answer ``isready`` and set the
+stop flag (UCI ``stop``).
+
+>>> from bitgames.leiserchess.board import Board
+>>> res = Engine().search(Board("ss7/8/8/8/8/8/8/WW7 W"), depth=2)
+>>> res.best, res.score > 30000
+('a0R', True)
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from bitgames.core.bits import popcount
+from bitgames.core.jit import njit, register_warmup
+from bitgames.leiserchess.eval import (
+    P_DRAW,
+    P_FUT_DEPTH,
+    P_HMB,
+    P_LMR_R1,
+    P_LMR_R2,
+    P_USE_NMM,
+    P_USE_TT,
+    default_params,
+    evaluate,
+)
+from bitgames.leiserchess.kernels import (
+    MAX_MOVES,
+    NONE,
+    gen_moves,
+    laser_path,
+    make_move,
+    same_board,
+)
+from bitgames.leiserchess.notation import move_to_str
+
+U = np.uint64
+ONE = U(1)
+ZERO = U(0)
+
+MATE = 32000
+INF = 32700
+MAX_PLY = 100
+#: Length of the position-hash history array (game plies + search plies).
+HIST_LEN = 4096
+
+# stats slots
+S_NODES = 0
+S_LIMIT = 1
+S_ROOT_SIDE = 2
+S_SELDEPTH = 3
+S_GPLY0 = 4  # game ply of the root
+S_TT_MASK = 5
+
+# TT flags
+EXACT = 1
+LOWER = 2
+UPPER = 3
+
+_C1 = U(0xBF58476D1CE4E5B9)
+_C2 = U(0x94D049BB133111EB)
+_G = U(0x9E3779B97F4A7C15)
+
+
+@njit(inline="always")
+def _mix(x: np.uint64) -> np.uint64:
+    x = (x ^ (x >> U(30))) * _C1
+    x = (x ^ (x >> U(27))) * _C2
+    return x ^ (x >> U(31))
+
+
+@njit
+def hash_position(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
+                  side: int) -> np.uint64:
+    """64-bit hash of a position (board and side to move)."""
+    h = _mix(w + _G)
+    h = _mix(h ^ b)
+    h = _mix(h ^ k)
+    h = _mix(h ^ o0)
+    h = _mix(h ^ o1)
+    if side:
+        h = ~h
+    return h
+
+
+@njit(inline="always")
+def _tt_pack(move: int, score: int, depth: int, flag: int) -> np.uint64:
+    return (U(move & 0x3FFF) | (U((score + 32768) & 0xFFFF) << U(14))
+            | (U(depth & 0xFF) << U(30)) | (U(flag) << U(38)))
+
+
+@njit
+def _tt_store(tt_keys: np.ndarray, tt_data: np.ndarray, mask: int, h: np.uint64, move: int,
+              score: int, depth: int, flag: int, ply: int) -> None:
+    if score > MATE - MAX_PLY:
+        score += ply
+    elif score < -MATE + MAX_PLY:
+        score -= ply
+    i = np.int64(h & U(mask))
+    old = tt_data[i]
+    old_depth = np.int64((old >> U(30)) & U(0xFF))
+    if (tt_keys[i] ^ old) == h and old_depth > depth and flag != EXACT:
+        return
+    data = _tt_pack(move, score, depth, flag)
+    tt_data[i] = data
+    tt_keys[i] = h ^ data
+
+
+@njit
+def qsearch(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
+            side: int, ply: int, alpha: int, beta: int, moves: np.ndarray,
+            params: np.ndarray, stats: np.ndarray, stop: np.ndarray) -> int:
+    """Quiescence search over zapping moves (those that only zap own Pawns skipped)."""
+    stats[S_NODES] += 1
+    if ply > stats[S_SELDEPTH]:
+        stats[S_SELDEPTH] = ply
+    wpath = laser_path(w, b, k, o0, o1, 0)
+    bpath = laser_path(w, b, k, o0, o1, 1)
+    stand = evaluate(w, b, k, o0, o1, side, wpath, bpath, params) + params[P_HMB]
+    if stand >= beta or ply >= MAX_PLY - 1:
+        return stand
+    if stand > alpha:
+        alpha = stand
+    own = w if side == 0 else b
+    opp = b if side == 0 else w
+    own_n = popcount(own)
+    opp_n = popcount(opp)
+    enemy_path = bpath if side == 0 else wpath
+    mv = moves[ply]
+    n = gen_moves(w, b, k, o0, o1, side, enemy_path, mv)
+    best = stand
+    for i in range(n):
+        nw, nb, nk, n0, n1, zapped, res = make_move(w, b, k, o0, o1, side, mv[i])
+        if res != NONE:
+            if (res == 1) == (side == 0):
+                continue  # suicide
+            return MATE - (ply + 1)
+        if zapped == 0:
+            continue
+        nown = popcount(nw if side == 0 else nb)
+        nopp = popcount(nb if side == 0 else nw)
+        if nopp == opp_n and nown < own_n:
+            continue  # blunder: zaps only own pawns
+        score = -qsearch(nw, nb, nk, n0, n1, 1 - side, ply + 1, -beta, -alpha, moves,
+                         params, stats, stop)
+        if stop[0]:
+            return 0
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                if score >= beta:
+                    break
+    return best
+
+
+@njit
+def pvs(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64, side: int,
+        depth: int, ply: int, alpha: int, beta: int, is_pv: int, allow_null: int,
+        irrev: int, boards: np.ndarray, hashes: np.ndarray, moves: np.ndarray,
+        scores: np.ndarray, killers: np.ndarray, history: np.ndarray, tt_keys: np.ndarray,
+        tt_data: np.ndarray, params: np.ndarray, stats: np.ndarray,
+        stop: np.ndarray) -> int:
+    """Negamax principal-variation search; score from ``side``'s view.
+
+    ``boards[ply + 1]`` holds this position and ``boards[ply]`` the one before (Ko rule);
+    ``hashes[gply0 + ply]`` the position hashes of the game and the search path, for
+    repetition draws since the last zap (index ``irrev``).
+    """
+    stats[S_NODES] += 1
+    if (stats[S_NODES] & 1023) == 0 and stats[S_NODES] >= stats[S_LIMIT]:
+        stop[0] = 1
+    if stop[0]:
+        return 0
+    if ply > stats[S_SELDEPTH]:
+        stats[S_SELDEPTH] = ply
+    gply = stats[S_GPLY0] + ply
+    h = hash_position(w, b, k, o0, o1, side)
+    hashes[gply] = h
+    if ply > 0:
+        i = gply - 2
+        while i >= irrev:
+            if hashes[i] == h:
+                d = params[P_DRAW]
+                return d if side == stats[S_ROOT_SIDE] else -d
+            i -= 2
+    if ply >= MAX_PLY - 2:
+        return evaluate(w, b, k, o0, o1, side, laser_path(w, b, k, o0, o1, 0),
+                        laser_path(w, b, k, o0, o1, 1), params)
+    if depth <= 0:
+        stats[S_NODES] -= 1
+        return qsearch(w, b, k, o0, o1, side, ply, alpha, beta, moves, params, stats, stop)
+
+    # transposition table
+    mask = stats[S_TT_MASK]
+    tt_move = -1
+    use_tt = params[P_USE_TT] != 0
+    if use_tt:
+        ti = np.int64(h & U(mask))
+        data = tt_data[ti]
+        if (tt_keys[ti] ^ data) == h:
+            tt_move = np.int64(data & U(0x3FFF))
+            tdepth = np.int64((data >> U(30)) & U(0xFF))
+            tscore = np.int64((data >> U(14)) & U(0xFFFF)) - 32768
+            tflag = np.int64((data >> U(38)) & U(3))
+            if tscore > MATE - MAX_PLY:
+                tscore -= ply
+            elif tscore < -MATE + MAX_PLY:
+                tscore += ply
+            if not is_pv and tdepth >= depth:
+                if tflag == EXACT:
+                    return tscore
+                if tflag == LOWER and tscore >= beta:
+                    return tscore
+                if tflag == UPPER and tscore <= alpha:
+                    return tscore
+
+    wpath = laser_path(w, b, k, o0, o1, 0)
+    bpath = laser_path(w, b, k, o0, o1, 1)
+    static = evaluate(w, b, k, o0, o1, side, wpath, bpath, params) + params[P_HMB]
+    enemy_path = bpath if side == 0 else wpath
+    one = np.int64(1)
+    zero = np.int64(0)
+
+    if not is_pv and abs(beta) < MATE - MAX_PLY:
+        # reverse futility (the reference's margin pruning at depth 1-2)
+        if depth <= 2:
+            margin = 300 if depth == 1 else 500
+            if static - margin >= beta:
+                return static - margin
+        # null-move pruning (a search heuristic: the side to move passes)
+        if params[P_USE_NMM] and allow_null and depth >= 3 and static >= beta:
+            boards[ply + 2, 0] = w
+            boards[ply + 2, 1] = b
+            boards[ply + 2, 2] = k
+            boards[ply + 2, 3] = o0
+            boards[ply + 2, 4] = o1
+            r = 2 if depth < 6 else 3
+            score = -pvs(w, b, k, o0, o1, 1 - side, depth - 1 - r, ply + 1, -beta, -beta + 1,
+                         zero, zero, gply + 1, boards, hashes, moves, scores, killers,
+                         history, tt_keys, tt_data, params, stats, stop)
+            if stop[0]:
+                return 0
+            if score >= beta:
+                return beta
+
+    mv = moves[ply]
+    sc = scores[ply]
+    n = gen_moves(w, b, k, o0, o1, side, enemy_path, mv)
+    k0 = killers[ply, 0]
+    k1 = killers[ply, 1]
+    for i in range(n):
+        m = mv[i]
+        if m == tt_move:
+            sc[i] = 1 << 40
+        elif m == k0:
+            sc[i] = 1 << 30
+        elif m == k1:
+            sc[i] = (1 << 30) - 1
+        else:
+            sc[i] = history[side, m & 0x3FFF]
+
+    fut_depth = params[P_FUT_DEPTH]
+    futile = (not is_pv and depth <= fut_depth and abs(alpha) < MATE - MAX_PLY
+              and static + 120 * depth + 80 <= alpha)
+    r1 = params[P_LMR_R1]
+    r2 = params[P_LMR_R2]
+    best = -INF
+    best_move = -1
+    legal = 0
+    orig_alpha = alpha
+    pw = boards[ply, 0]
+    pb = boards[ply, 1]
+    pk = boards[ply, 2]
+    p0 = boards[ply, 3]
+    p1 = boards[ply, 4]
+    for idx in range(n):
+        # selection sort: pick the best remaining move
+        bi = idx
+        bs = sc[idx]
+        for j in range(idx + 1, n):
+            if sc[j] > bs:
+                bs = sc[j]
+                bi = j
+        m = mv[bi]
+        mv[bi] = mv[idx]
+        mv[idx] = m
+        sc[bi] = sc[idx]
+        sc[idx] = bs
+
+        nw, nb, nk, n0, n1, zapped, res = make_move(w, b, k, o0, o1, side, m)
+        if res != NONE:
+            legal += 1
+            if (res == 1) == (side == 0):
+                score = -(MATE - (ply + 1))
+            else:
+                score = MATE - (ply + 1)
+        else:
+            if zapped == 0:
+                if same_board(nw, nb, nk, n0, n1, w, b, k, o0, o1):
+                    continue
+                if same_board(nw, nb, nk, n0, n1, pw, pb, pk, p0, p1):
+                    continue
+            legal += 1
+            is_killer = m == k0 or m == k1
+            if futile and zapped == 0 and legal > 1 and not is_killer:
+                continue
+            boards[ply + 2, 0] = nw
+            boards[ply + 2, 1] = nb
+            boards[ply + 2, 2] = nk
+            boards[ply + 2, 3] = n0
+            boards[ply + 2, 4] = n1
+            new_irrev = irrev if zapped == 0 else gply + 1
+            ext = 0
+            if zapped > 0:
+                nopp = popcount(nb if side == 0 else nw)
+                opp = popcount(b if side == 0 else w)
+                if nopp < opp and ply < 2 * depth + 4:
+                    ext = 1
+            nd = depth - 1 + ext
+            if legal == 1:
+                score = -pvs(nw, nb, nk, n0, n1, 1 - side, nd, ply + 1, -beta, -alpha,
+                             is_pv, one, new_irrev, boards, hashes, moves, scores, killers,
+                             history, tt_keys, tt_data, params, stats, stop)
+            else:
+                red = 0
+                if depth >= 2 and zapped == 0 and not is_killer and m != tt_move:
+                    if legal > r2:
+                        red = 2
+                    elif legal > r1:
+                        red = 1
+                    if red >= nd:
+                        red = nd - 1 if nd > 1 else 0
+                score = -pvs(nw, nb, nk, n0, n1, 1 - side, nd - red, ply + 1, -alpha - 1,
+                             -alpha, zero, one, new_irrev, boards, hashes, moves, scores,
+                             killers, history, tt_keys, tt_data, params, stats, stop)
+                if red > 0 and score > alpha and not stop[0]:
+                    score = -pvs(nw, nb, nk, n0, n1, 1 - side, nd, ply + 1, -alpha - 1,
+                                 -alpha, zero, one, new_irrev, boards, hashes, moves, scores,
+                                 killers, history, tt_keys, tt_data, params, stats, stop)
+                if is_pv and score > alpha and score < beta and not stop[0]:
+                    score = -pvs(nw, nb, nk, n0, n1, 1 - side, nd, ply + 1, -beta, -alpha,
+                                 one, one, new_irrev, boards, hashes, moves, scores,
+                                 killers, history, tt_keys, tt_data, params, stats, stop)
+            if stop[0]:
+                return 0
+        if score > best:
+            best = score
+            best_move = m
+            if ply == 0:
+                stats[8] = m
+                stats[9] = score
+            if score > alpha:
+                alpha = score
+                if score >= beta:
+                    if zapped == 0 and res == NONE:
+                        if killers[ply, 0] != m:
+                            killers[ply, 1] = killers[ply, 0]
+                            killers[ply, 0] = m
+                        history[side, m & 0x3FFF] += depth * depth
+                        if history[side, m & 0x3FFF] > (1 << 24):
+                            for hs in range(2):
+                                for hm in range(1 << 14):
+                                    history[hs, hm] //= 2
+                    break
+    if legal == 0:
+        # cannot happen under the rules (a King rotation is always legal); be safe
+        return static
+    if use_tt:
+        flag = LOWER if best >= beta else (EXACT if best > orig_alpha else UPPER)
+        _tt_store(tt_keys, tt_data, mask, h, best_move, best, depth, flag, ply)
+    return best
+
+
+@njit(nogil=True)
+def search_root(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
+                side: int, depth: int, alpha: int, beta: int, irrev: int,
+                boards: np.ndarray, hashes: np.ndarray, moves: np.ndarray,
+                scores: np.ndarray, killers: np.ndarray, history: np.ndarray,
+                tt_keys: np.ndarray, tt_data: np.ndarray, params: np.ndarray,
+                stats: np.ndarray, stop: np.ndarray) -> int:
+    """One iteration at the root (``boards[0]`` = the board before the last move,
+    ``boards[1]`` = the root). Best move and score land in ``stats[8]`` / ``stats[9]``."""
+    one = np.int64(1)
+    return pvs(w, b, k, o0, o1, side, depth, 0, alpha, beta, one, one, irrev, boards,
+               hashes, moves, scores, killers, history, tt_keys, tt_data, params, stats, stop)
+
+
+@njit
+def probe_tt_move(tt_keys: np.ndarray, tt_data: np.ndarray, mask: int, h: np.uint64) -> int:
+    """The move stored for hash ``h``, or -1."""
+    i = np.int64(h & U(mask))
+    data = tt_data[i]
+    if (tt_keys[i] ^ data) == h:
+        return np.int64(data & U(0x3FFF))
+    return -1
+
+
+@dataclass
+class SearchResult:
+    """Result of :meth:`Engine.search`."""
+
+    best: str
+    score: int
+    depth: int
+    nodes: int
+    seconds: float
+    pv: list[str] = field(default_factory=list)
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+InfoCallback = Callable[[dict[str, Any]], None]
+
+
+class Engine:
+    """Iterative-deepening search with a transposition table of ``2**tt_bits`` entries.
+
+    ``params`` are the evaluation weights and search settings
+    (:func:`bitgames.leiserchess.eval.default_params`).
+    """
+
+    def __init__(self, tt_bits: int = 20, params: np.ndarray | None = None) -> None:
+        self.params = default_params() if params is None else params.copy()
+        self.tt_keys = np.zeros(1 << tt_bits, dtype=np.uint64)
+        self.tt_data = np.zeros(1 << tt_bits, dtype=np.uint64)
+        self.tt_mask = (1 << tt_bits) - 1
+        self.stop_flag = np.zeros(1, dtype=np.int64)
+        self.killers = np.zeros((MAX_PLY + 2, 2), dtype=np.int64)
+        self.history = np.zeros((2, 1 << 14), dtype=np.int64)
+        self._lock = threading.Lock()
+
+    def new_game(self) -> None:
+        self.tt_keys[:] = 0
+        self.tt_data[:] = 0
+        self.history[:] = 0
+
+    def stop(self) -> None:
+        """Ask a running search to stop (thread-safe)."""
+        self.stop_flag[0] = 1
+
+    def search(self, board: Any, depth: int | None = None, seconds: float | None = None,
+               nodes: int | None = None, info: InfoCallback | None = None,
+               soft_seconds: float | None = None) -> SearchResult:
+        """Search ``board`` to ``depth`` plies, or for ``seconds`` (hard limit), or
+        ``nodes``. Iterations start only before ``soft_seconds`` (default half of
+        ``seconds``). Returns the best move of the last finished iteration."""
+        with self._lock:
+            return self._search(board, depth, seconds, nodes, info, soft_seconds)
+
+    def _search(self, board: Any, depth: int | None, seconds: float | None,
+                nodes: int | None, info: InfoCallback | None,
+                soft_seconds: float | None) -> SearchResult:
+        from bitgames.core.errors import BitgamesError
+
+        legal = [m.code for m in board.legal_moves]
+        if not legal:
+            raise BitgamesError(f"no legal moves in {board.fen()} (game over: {board.result()})")
+        max_depth = depth if depth else MAX_PLY - 10
+        self.stop_flag[0] = 0
+        start = time.perf_counter()
+        timer = None
+        if seconds is not None:
+            timer = threading.Timer(seconds, self.stop)
+            timer.daemon = True
+            timer.start()
+        soft = soft_seconds if soft_seconds is not None else (seconds / 2 if seconds else None)
+
+        bb = tuple(U(x) for x in board.bitboards())
+        boards = np.zeros((MAX_PLY + 4, 5), dtype=np.uint64)
+        prev, _has = board._prev()
+        boards[0] = [U(x) for x in prev]
+        boards[1] = bb
+        game = board._boards
+        hashes = np.zeros(len(game) + MAX_PLY + 4, dtype=np.uint64)
+        counts = [bin(g[0] | g[1]).count("1") for g, _side in game]
+        irrev = 0
+        for i, (g, side) in enumerate(game):
+            hashes[i] = hash_position(*(U(x) for x in g), side)
+            if i > 0 and counts[i] < counts[i - 1]:
+                irrev = i
+        last = len(game) - 1
+        moves = np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64)
+        scores = np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64)
+        stats = np.zeros(16, dtype=np.int64)
+        stats[S_LIMIT] = nodes if nodes else 1 << 62
+        stats[S_ROOT_SIDE] = board.turn
+        stats[S_GPLY0] = last
+        stats[S_TT_MASK] = self.tt_mask
+        self.killers[:] = 0
+        best = move_to_str(legal[0])
+        best_score = 0
+        done_depth = 0
+        total_nodes = 0
+        pv: list[str] = []
+        try:
+            for d in range(1, max_depth + 1):
+                stats[S_SELDEPTH] = 0
+                stats[8] = -1
+                score = int(search_root(*bb, board.turn, d, -INF, INF, irrev, boards, hashes,
+                                        moves, scores, self.killers, self.history,
+                                        self.tt_keys, self.tt_data, self.params, stats,
+                                        self.stop_flag))
+                total_nodes = int(stats[S_NODES])
+                if self.stop_flag[0] and d > 1:
+                    # keep a partial iteration's move only if it was searched fully first
+                    break
+                if stats[8] >= 0:
+                    best = move_to_str(int(stats[8]))
+                    best_score = score
+                done_depth = d
+                pv = self._pv(board, best)
+                elapsed = time.perf_counter() - start
+                if info is not None:
+                    info({"depth": d, "seldepth": int(stats[S_SELDEPTH]), "score": best_score,
+                          "nodes": total_nodes, "time": elapsed, "pv": pv})
+                if self.stop_flag[0]:
+                    break
+                if abs(best_score) > MATE - MAX_PLY and d > 1:
+                    break
+                if soft is not None and elapsed >= soft:
+                    break
+        finally:
+            if timer is not None:
+                timer.cancel()
+        elapsed = time.perf_counter() - start
+        return SearchResult(best, best_score, done_depth, total_nodes, elapsed, pv)
+
+    def _pv(self, board: Any, first: str) -> list[str]:
+        """Principal variation: ``first``, then TT moves while legal (at most 20)."""
+        b = board.copy()
+        pv: list[str] = []
+        move = first
+        for _ in range(20):
+            try:
+                b.push(move)
+            except ValueError:
+                break
+            pv.append(move)
+            if b.is_game_over():
+                break
+            h = U(hash_position(*(U(x) for x in b.bitboards()), b.turn))
+            code = int(probe_tt_move(self.tt_keys, self.tt_data, self.tt_mask, h))
+            if code < 0:
+                break
+            move = move_to_str(code)
+        return pv
+
+
+@register_warmup("leiserchess")
+def _warm() -> None:
+    from bitgames.leiserchess.board import Board
+
+    Engine(tt_bits=10).search(Board(), depth=2)
