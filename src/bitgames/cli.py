@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from bitgames import __version__
@@ -26,8 +26,12 @@ GAMES = {
 
 
 def installed_games() -> list[str]:
-    """Games whose command-line module is present in this installation."""
-    return [g for g in GAMES if importlib.util.find_spec(f"bitgames.{g}.cli") is not None]
+    """Games whose command-line module is present in this installation.
+
+    Looks for the files without importing the game packages (which may load numba).
+    """
+    root = Path(__file__).resolve().parent
+    return [g for g in GAMES if (root / g / "cli.py").exists()]
 
 
 def emit(record: dict[str, Any], as_json: bool, text: str) -> None:

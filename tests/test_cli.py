@@ -1,0 +1,99 @@
+"""The command line: fast help, one-line errors, --json output, file and stdin input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from bitgames.cli import main
+
+FFO1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bitgames.cli", *args], input=stdin,
+                          capture_output=True, text=True, timeout=600, env=os.environ.copy())
+
+
+def test_help_does_not_import_numba() -> None:
+    code = (
+        "import sys\n"
+        "from bitgames.cli import build_parser\n"
+        "for argv in (['--help'], ['othello', '--help'], ['othello', 'solve', '--help'],"
+        " ['othello', 'perft', '--help']):\n"
+        "    try:\n"
+        "        build_parser().parse_args(argv)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "assert 'numba' not in sys.modules, 'numba imported by --help'\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+
+
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["othello", "perft", "0"], "at least 1"),
+        (["othello", "perft", "3", "--board", "XX X"], "64 squares"),
+        (["othello", "solve", "--board", "Q" * 64 + " X"], "bad character"),
+        (["othello", "solve"], "nothing to solve"),
+        (["othello", "solve", "--ffo", "70-90"], "1-79"),
+        (["othello", "solve", "/nonexistent/file.obf"], "No such file"),
+    ],
+)
+def test_errors_are_one_line(argv: list[str], fragment: str) -> None:
+    out = run(*argv)
+    assert out.returncode == 2
+    assert fragment in out.stderr
+    assert "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_perft_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["othello", "perft", "6", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert record["count"] == 8200 and record["convention"] == "edax"
+
+
+def test_perft_divide(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["othello", "perft", "3", "--divide", "--json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.strip().splitlines()]
+    assert sorted(r["move"] for r in lines[:-1]) == ["c4", "d3", "e6", "f5"]
+    assert sum(r["count"] for r in lines[:-1]) == lines[-1]["count"] == 56
+
+
+def test_solve_obf_from_stdin_json() -> None:
+    out = run("othello", "solve", "-", "--json", stdin=f"{FFO1}; G8:+18; H1:+12;\n")
+    assert out.returncode == 0, out.stderr
+    records = [json.loads(x) for x in out.stdout.strip().splitlines()]
+    first, total = records[0], records[-1]
+    assert first["score"] == 18 and first["best_move"] == "g8" and first["matches"] is True
+    assert set(first) >= {"score", "best_move", "pv", "nodes", "time", "empties"}
+    assert total["total"] is True and total["matched"] == 1
+
+
+def test_solve_ffo_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["othello", "solve", "--ffo", "2-3"]) == 0
+    out = capsys.readouterr().out
+    assert "#2: 14 empties, score +10, best a4" in out and "2/2 match" in out
+    assert "a b c d e f g h" in out
+
+
+def test_solve_mismatch_exit_status(tmp_path: pytest.TempPathFactory) -> None:
+    path = os.path.join(str(tmp_path), "wrong.obf")
+    with open(path, "w") as fh:
+        fh.write(f"{FFO1}; G8:+20;\n")
+    out = run("othello", "solve", path, "--quiet")
+    assert out.returncode == 1
+    assert "MISMATCH" in out.stdout
+
+
+def test_warmup_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["warmup", "othello", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out.strip().splitlines()[0])
+    assert record["game"] == "othello" and record["seconds"] >= 0
