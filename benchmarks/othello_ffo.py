@@ -1,0 +1,55 @@
+"""Othello endgame solver speed on the FFO suite (single thread, exact solves).
+
+    python benchmarks/othello_ffo.py [RANGE] [TABLE_BITS]      e.g. 20-39, 40-59
+
+Prints one line per position (empties, score, best move, nodes, wall and CPU time) as
+soon as it is solved, then totals: nodes, time, nodes/s by wall clock and by process CPU
+time (the fair figure on a shared machine). Exits non-zero if any answer is wrong.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from bitgames.core.jit import warmup
+from bitgames.othello.board import Board
+from bitgames.othello.cli import ffo_problems, parse_range
+from bitgames.othello.solver import Solver
+
+
+def main() -> int:
+    lo, hi = parse_range(sys.argv[1] if len(sys.argv) > 1 else "20-39")
+    bits = int(sys.argv[2]) if len(sys.argv) > 2 else 21
+    warmup(["othello"])
+    solver = Solver(bits)
+    solver.solve(Board.from_string("-" * 60 + "XOXO X"))
+    nodes = 0
+    wall = cpu = 0.0
+    wrong = 0
+    for pr in ffo_problems(lo, hi):
+        board = Board.from_string(pr.board)
+        c0 = time.process_time()
+        r = solver.solve(board)
+        c = time.process_time() - c0
+        ok = r.score == pr.expected_score and r.best_move in pr.expected_moves
+        wrong += not ok
+        nodes += r.nodes
+        wall += r.time
+        cpu += c
+        print(
+            f"{pr.name:>4} {r.empties:2d} empties  score {r.score:+3d}  best {r.best_move}  "
+            f"{r.nodes:>13,} nodes  wall {r.time:8.3f} s  cpu {c:8.3f} s  "
+            f"{r.nodes / max(c, 1e-9) / 1e6:5.1f} M nodes/s (cpu)  {'ok' if ok else 'WRONG'}",
+            flush=True,
+        )
+    print(
+        f"FFO #{lo}-#{hi}: {nodes:,} nodes, wall {wall:.2f} s ({nodes / wall / 1e6:.1f} M nodes/s),"
+        f" cpu {cpu:.2f} s ({nodes / cpu / 1e6:.1f} M nodes/s), {wrong} wrong",
+        flush=True,
+    )
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
