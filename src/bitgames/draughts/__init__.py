@@ -1,0 +1,30 @@
+"""Russian draughts and English checkers: rules, perft, engine, FEN/PDN, Hub protocol.
+
+>>> from bitgames.draughts import Board
+>>> Board(variant="english").fen()
+'B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12'
+"""
+
+from bitgames.draughts.board import (
+    BLACK,
+    WHITE,
+    AmbiguousMoveError,
+    Board,
+    DraughtsError,
+    DrawRules,
+    IllegalMoveError,
+    InvalidFenError,
+    Move,
+)
+
+__all__ = [
+    "BLACK",
+    "WHITE",
+    "AmbiguousMoveError",
+    "Board",
+    "DraughtsError",
+    "DrawRules",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "Move",
+]

@@ -29,6 +29,7 @@ from bitgames.draughts import geometry as g
 from bitgames.draughts.magic import MAGICS, subsets
 
 U = np.uint64
+Bits = int | np.uint64
 RUSSIAN = 0
 ENGLISH = 1
 WHITE = 0
@@ -291,9 +292,9 @@ def gen_captures(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: i
     men = own & ~k
     kings = own & k
     dlo, dhi = _man_dirs(side, variant)
-    n = 0
     zero = np.int64(0)
     one = zero + 1
+    n = zero
     # men: a bitboard test first, then the sequences of each man that can jump
     any_jump = U(0)
     for d in range(dlo, dhi):
@@ -447,7 +448,7 @@ def gen_moves(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int,
     """Every legal move into ``buf[ply]`` (captures if any, else quiet moves); the count."""
     if any_capture(w, b, k, side, variant):
         return gen_captures(w, b, k, side, variant, buf, ply, unique)
-    return gen_quiet(w, b, k, side, variant, buf, ply, 0)
+    return gen_quiet(w, b, k, side, variant, buf, ply, np.int64(0))
 
 
 @njit
@@ -553,7 +554,7 @@ def new_buffer(plies: int = MAX_PLY) -> np.ndarray:
     return np.zeros((plies, MAX_MOVES, 3), dtype=np.uint64)
 
 
-def perft(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, variant: int,
+def perft(w: Bits, b: Bits, k: Bits, side: int, depth: int, variant: int,
           unique: bool = True) -> int:
     """Leaf count of the move tree ``depth`` plies deep (bulk-counted at the last ply).
 
@@ -576,8 +577,9 @@ def path_of(row: np.ndarray) -> list[int]:
 @njit
 def _divide(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, variant: int,
             unique: int, buf: np.ndarray, counts: np.ndarray) -> int:
-    n = gen_moves(w, b, k, side, variant, buf, 0, unique)
-    one = np.int64(1)
+    zero = np.int64(0)
+    n = gen_moves(w, b, k, side, variant, buf, zero, unique)
+    one = zero + 1
     for i in range(n):
         if depth <= 1:
             counts[i] = 1
@@ -587,7 +589,7 @@ def _divide(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, var
     return n
 
 
-def divide(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, variant: int,
+def divide(w: Bits, b: Bits, k: Bits, side: int, depth: int, variant: int,
            unique: bool = True) -> list[tuple[int, list[int], int]]:
     """Per root move: (packed move, landing squares, leaf count ``depth - 1`` plies below)."""
     buf = new_buffer(depth + 1)
@@ -601,7 +603,7 @@ def divide(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, vari
 KEY_MASK_INT = (1 << 43) - 1
 
 
-def legal_moves(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int,
+def legal_moves(w: Bits, b: Bits, k: Bits, side: int, variant: int,
                 unique: bool = True) -> list[tuple[int, list[int]]]:
     """Every legal move as (packed move, landing squares of a capture or [])."""
     buf = new_buffer(1)
