@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import os
 import shutil
 import sys
@@ -71,7 +72,7 @@ CACHE_DIR = cache_root() / f"numba-{source_hash()}"
 os.environ["NUMBA_CACHE_DIR"] = str(CACHE_DIR)
 import numba  # noqa: E402
 
-numba.config.CACHE_DIR = str(CACHE_DIR)
+numba.config.CACHE_DIR = str(CACHE_DIR)  # type: ignore[attr-defined]
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -19,7 +19,7 @@ from bitgames.cli import add_json_flag, emit
 BOARD_HELP = 'a board: "<64 chars a1..h8> <X|O>" (default: the start position)'
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "perft",
         help="count the leaves of the game tree to a depth",

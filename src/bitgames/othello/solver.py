@@ -582,7 +582,7 @@ class Solver:
         self.generation = 0
 
     def solve(self, board: Any, mode: str = "exact") -> SolveResult:
-        """Solve ``board`` (a :class:`~bitgames.othello.board.Board`) exactly or as win/loss/draw."""
+        """Solve a :class:`~bitgames.othello.board.Board` exactly or as win/loss/draw."""
         from bitgames.othello.board import square_name
 
         if mode not in ("exact", "wld"):
@@ -593,7 +593,9 @@ class Solver:
         stats = np.zeros(4, dtype=np.int64)
         alpha, beta = (-INF, INF) if mode == "exact" else (-1, 1)
         start = time.perf_counter()
-        score, length = solve_kernel(U(p), U(o), alpha, beta, self.table, self.generation, pv, stats)
+        score, length = solve_kernel(
+            U(p), U(o), alpha, beta, self.table, self.generation, pv, stats
+        )
         elapsed = time.perf_counter() - start
         moves = [square_name(int(s)) for s in pv[:length]]
         outcome = "win" if score > 0 else "loss" if score < 0 else "draw"
