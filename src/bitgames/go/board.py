@@ -163,7 +163,9 @@ class Board:
     def turn(self, color: int) -> None:
         if color not in (BLACK, WHITE):
             raise BitgamesError(f"colour must be 1 (black) or 2 (white), got {color!r}")
+        self._forget()
         self._s[8][K.M_TOMOVE] = color
+        self._remember()
 
     @property
     def move_stack(self) -> list[tuple[int, int]]:

@@ -512,12 +512,15 @@ def area_score(g: Any, s: Any) -> int:
 
 
 @jit.njit(nogil=True)
-def playout(g: Any, s: Any, rng: np.ndarray, max_moves: int, amaf: np.ndarray) -> int:
+def playout(
+    g: Any, s: Any, rng: np.ndarray, max_moves: int, amaf: np.ndarray, trace: np.ndarray
+) -> int:
     """Play random moves from state ``s`` (modified) until two passes or ``max_moves``
     more moves; return the Tromp-Taylor area difference (black minus white).
 
     ``amaf[p]`` receives the colour that first played at ``p`` during the playout
-    (0 if none); points already set (non-zero) are left alone.
+    (0 if none); points already set (non-zero) are left alone. When ``trace`` is not
+    empty, the moves played (points, -1 for a pass) are written to it, as far as it goes.
 
     The move choice and :func:`play` are written out in one loop: numba
     reference-counts every array passed to a call, which would cost more than the move.
@@ -536,6 +539,7 @@ def playout(g: Any, s: Any, rng: np.ndarray, max_moves: int, amaf: np.ndarray) -
     h = hsh[0]
     cap_b = meta[M_CAPS]
     cap_w = meta[M_CAPS + 1]
+    ntrace = trace.shape[0]
     while passes < 2 and moves - start < max_moves:
         opp = 3 - c
         moves += 1
@@ -588,6 +592,8 @@ def playout(g: Any, s: Any, rng: np.ndarray, max_moves: int, amaf: np.ndarray) -
             epos[q2] = i
             empties[k] = cand
             epos[cand] = k
+        if moves - start <= ntrace:
+            trace[moves - start - 1] = p
         if p < 0:
             passes += 1
             ko = -1
@@ -741,12 +747,39 @@ def _playout_range(
         s0[9].copy(),
     )
     amaf = np.zeros(s0[0].shape[0], np.int8)
+    trace = np.zeros(0, np.int32)
     rng = np.zeros(1, np.uint64)
     for i in range(lo, hi):
         _copy_into(s, s0)
         rng[0] = stream_seed(seed, i)
-        scores[i] = playout(g, s, rng, max_moves, amaf)
+        scores[i] = playout(g, s, rng, max_moves, amaf, trace)
         moves[i] = s[8][M_MOVES] - s0[8][M_MOVES]
+
+
+@jit.njit(nogil=True)
+def first_moves(g: Any, s0: Any, n: int, seed: np.uint64, out: np.ndarray) -> None:
+    """The playout policy's first move from ``s0`` with ``n`` different random streams
+    (``stream_seed(seed, i)``), written to ``out[i]`` (for the uniformity test)."""
+    s = (
+        s0[0].copy(),
+        s0[1].copy(),
+        s0[2].copy(),
+        s0[3].copy(),
+        s0[4].copy(),
+        s0[5].copy(),
+        s0[6].copy(),
+        s0[7].copy(),
+        s0[8].copy(),
+        s0[9].copy(),
+    )
+    amaf = np.zeros(s0[0].shape[0], np.int8)
+    trace = np.zeros(1, np.int32)
+    rng = np.zeros(1, np.uint64)
+    for i in range(n):
+        _copy_into(s, s0)
+        rng[0] = stream_seed(seed, i)
+        playout(g, s, rng, 1, amaf, trace)
+        out[i] = trace[0]
 
 
 @jit.njit(nogil=True, parallel=True)
@@ -781,3 +814,5 @@ def _warmup() -> None:
     moves = np.zeros(2, np.int64)
     playouts_serial(g, s, 2, U(1), 400, scores, moves)
     playouts_parallel(g, s, 2, U(1), 400, scores, moves, 2)
+    first_moves(g, s, 2, U(1), moves)
+    playout(g, copy_state(s), rng_state(1), 10, np.zeros(81, np.int8), np.zeros(10, np.int32))
