@@ -397,7 +397,8 @@ def search_root(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.
     """One iteration at the root (``boards[0]`` = the board before the last move,
     ``boards[1]`` = the root). Best move and score land in ``stats[8]`` / ``stats[9]``."""
     one = np.int64(1)
-    return pvs(w, b, k, o0, o1, side, depth, 0, alpha, beta, one, one, irrev, boards,
+    zero = np.int64(0)
+    return pvs(w, b, k, o0, o1, side, depth, zero, alpha, beta, one, one, irrev, boards,
                hashes, moves, scores, killers, history, tt_keys, tt_data, params, stats, stop)
 
 

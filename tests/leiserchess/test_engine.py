@@ -1,0 +1,268 @@
+"""Evaluation terms, search and the UCI adapter."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+
+from bitgames.leiserchess import search as S
+from bitgames.leiserchess.board import Board
+from bitgames.leiserchess.eval import default_params, evaluate_board, material_params
+from bitgames.leiserchess.notation import START_FEN
+from bitgames.leiserchess.uci import run_uci
+
+from .test_rules import SUICIDE, TACTIC, random_positions
+
+
+def rotate180(fen: str) -> str:
+    """The same position seen from the other side: board turned 180 degrees, colours and
+    side to move swapped (orientations turn 180 degrees too)."""
+    ranks, side = fen.split()
+    turn = {"NN": "SS", "SS": "NN", "EE": "WW", "WW": "EE",
+            "NW": "SE", "SE": "NW", "NE": "SW", "SW": "NE"}
+    rows = []
+    for row in ranks.split("/"):
+        cells: list[str] = []
+        j = 0
+        while j < len(row):
+            if row[j].isdigit():
+                cells += [""] * int(row[j])
+                j += 1
+            else:
+                code = row[j : j + 2]
+                new = turn[code.upper()]
+                cells.append(new.lower() if code.isupper() else new)
+                j += 2
+        rows.append(cells[::-1])
+    out = []
+    for cells in rows[::-1]:
+        text, run = "", 0
+        for c in cells:
+            if c:
+                text += (str(run) if run else "") + c
+                run = 0
+            else:
+                run += 1
+        out.append(text + (str(run) if run else ""))
+    return "/".join(out) + (" B" if side == "W" else " W")
+
+
+def test_rotate180_of_start_is_start() -> None:
+    assert rotate180(START_FEN).split()[0] == START_FEN.split()[0]
+
+
+def test_eval_start_is_zero() -> None:
+    assert evaluate_board(Board()) == 0
+
+
+def test_eval_hand_computed() -> None:
+    # Worked by hand from the reference formulas (ev units, 1 pawn = 10000):
+    # Tangerine King h0 facing E: kface -7*5000/14 = -2500, kaggressive 26000*1/64 = 406,
+    # hattack trunc(1/8 + 1/8) = 0, mobility 4 squares * 400 = 1600 -> -494.
+    # Lavender King a7 facing S: kface 2500, kaggressive 406,
+    # hattack trunc(8/8 + H(8)) = 3 -> 2700, mobility 1600 -> 7206.
+    # (-494 - 7206) / 100 = -77 centipawns for Tangerine.
+    assert evaluate_board(Board("ss7/8/8/8/8/8/8/7EE W")) == -77
+    assert evaluate_board(Board("ss7/8/8/8/8/8/8/7EE B")) == 77
+
+
+def test_material_only_eval() -> None:
+    p = material_params()
+    assert evaluate_board(Board(), p) == 0
+    assert evaluate_board(Board("ss7/8/8/8/8/8/NW7/7NN W"), p) == 100
+    assert evaluate_board(Board("ss7/8/8/8/8/8/NW7/7NN B"), p) == -100
+
+
+@settings(max_examples=100, deadline=None)
+@given(random_positions())
+def test_eval_colour_symmetry(fen: str) -> None:
+    # kaggressive breaks ties (Kings on one file or rank) in the order NE, NW, SW, SE,
+    # which is not symmetric; elsewhere the evaluation must be colour-blind
+    board = Board(fen)
+    wk, bk = board.king_square(0), board.king_square(1)
+    assert wk is not None and bk is not None
+    assume(wk & 7 != bk & 7 and wk >> 3 != bk >> 3)
+    assert evaluate_board(Board(fen)) == evaluate_board(Board(rotate180(fen)))
+
+
+def test_engine_zaps_king_when_it_can() -> None:
+    board = Board(TACTIC)
+    board.push("c2b1")
+    res = S.Engine(tt_bits=12).search(board, depth=3)
+    # d6c7 (the PDF's move) zaps the Tangerine King; so does a4a3 (via g3 and h3)
+    assert res.best in ("d6c7", "a4a3") and res.score == S.MATE - 1
+    board.push(res.best)
+    assert board.result() == "0-1"
+
+
+def test_engine_avoids_suicide() -> None:
+    res = S.Engine(tt_bits=12).search(Board(SUICIDE), depth=3)
+    assert res.best != "g0R"
+    b = Board(SUICIDE)
+    b.push(res.best)
+    assert b.result() != "0-1"
+
+
+def test_engine_depth_and_nodes_limits() -> None:
+    e = S.Engine(tt_bits=14)
+    res = e.search(Board(), depth=4)
+    assert res.depth == 4 and Board().is_legal(res.best)
+    res = e.search(Board(), nodes=3000)
+    assert Board().is_legal(res.best) and res.nodes < 3000 + 5000
+
+
+def test_engine_time_limit() -> None:
+    start = time.perf_counter()
+    res = S.Engine(tt_bits=16).search(Board(), seconds=0.3)
+    assert time.perf_counter() - start < 2.0
+    assert Board().is_legal(res.best)
+
+
+@settings(max_examples=20, deadline=None)
+@given(random_positions())
+def test_engine_returns_legal_move(fen: str) -> None:
+    board = Board(fen)
+    if board.is_game_over():
+        return
+    res = S.Engine(tt_bits=10).search(board, depth=2)
+    assert board.is_legal(res.best)
+
+
+def test_recursive_search_kernels_have_one_signature() -> None:
+    S.Engine(tt_bits=10).search(Board(TACTIC), depth=3)
+    assert len(S.pvs.signatures) == 1
+    assert len(S.qsearch.signatures) == 1
+
+
+def test_repetition_is_scored_as_draw() -> None:
+    # Kings only, shuffled back and forth: the position after h0R a7R h0L a7L repeats.
+    e = S.Engine(tt_bits=12)
+    p = default_params()
+    board = Board("ss7/8/8/8/8/8/8/7NN W")
+    for m in ("h0R", "a7R", "h0L", "a7L"):
+        board.push(m)
+    # the search's repetition check sees the game history
+    assert board.repetitions() == 2
+    res = e.search(board, depth=2)
+    assert board.is_legal(res.best)
+    assert p[9] == -7
+
+
+# -- UCI ---------------------------------------------------------------------------------
+
+
+def uci(script: str) -> list[str]:
+    out = io.StringIO()
+    run_uci(io.StringIO(script), out, io.StringIO())
+    return out.getvalue().splitlines()
+
+
+def test_uci_handshake_and_options() -> None:
+    lines = uci("uci\nisready\nquit\n")
+    assert lines[0].startswith("id name")
+    assert "uciok" in lines and lines[-1] == "readyok"
+    assert any(line.startswith("option name pbetween type spin") for line in lines)
+
+
+def test_uci_bad_lines_never_kill() -> None:
+    lines = uci(
+        "\n"
+        "garbage here\n"
+        "setoption name pbetween value lots\n"
+        "setoption name nosuch value 3\n"
+        "setoption name PBetween value 99999\n"
+        "position fen not/a/fen W\n"
+        "position\n"
+        "go depth x\n"
+        "position startpos moves h4g5 h0h0 a3a2\n"
+        "isready\n"
+    )
+    assert "info string option pbetween needs an integer, got 'lots'" in lines
+    assert "info string unknown option nosuch" in lines
+    assert any("must be in" in x for x in lines)
+    assert any(x.startswith("info string bad FEN") for x in lines)
+    assert "info string Move h0h0 is illegal" in lines
+    assert lines[-1] == "readyok"
+
+
+def test_uci_illegal_move_falls_back_to_base_position() -> None:
+    lines = uci("position startpos moves h4g5 h0h0\ndisplay\n")
+    board_rows = [x for x in lines if x.startswith("info string ") and "  " in x]
+    # h4 still holds its pawn: none of the moves were applied
+    assert any(x.startswith("info string 4  ++ nw") and x.rstrip().endswith("SE 4")
+               for x in board_rows)
+
+
+def test_uci_go_depth_and_setoption() -> None:
+    lines = uci("setoption name pbetween value 0\nposition startpos moves h4g5\ngo depth 3\n")
+    best = [x for x in lines if x.startswith("bestmove")]
+    assert len(best) == 1
+    board = Board()
+    board.push("h4g5")
+    assert board.is_legal(best[0].split()[1])
+    infos = [x for x in lines if x.startswith("info depth")]
+    assert [int(x.split()[2]) for x in infos] == [1, 2, 3]
+    assert all(" nodes " in x for x in infos)
+
+
+def test_uci_go_time_inc() -> None:
+    lines = uci("position fen ss7/8/8/8/8/8/8/WW7 W\ngo time 1000 inc 100\n")
+    assert lines[-1] == "bestmove a0R"
+
+
+def test_uci_isready_while_searching_subprocess() -> None:
+    env = dict(os.environ)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bitgames.cli", "leiserchess", "uci"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        text=True, env=env,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write("position startpos\ngo infinite\n")
+        proc.stdin.flush()
+        time.sleep(1.0)
+        proc.stdin.write("isready\n")
+        proc.stdin.flush()
+        seen = []
+        while True:
+            line = proc.stdout.readline().strip()
+            seen.append(line)
+            if line == "readyok":
+                break
+            assert not line.startswith("bestmove"), "search ended before isready was answered"
+        proc.stdin.write("stop\n")
+        proc.stdin.flush()
+        while True:
+            line = proc.stdout.readline().strip()
+            if line.startswith("bestmove"):
+                assert Board().is_legal(line.split()[1])
+                break
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def test_engine_params_are_copied() -> None:
+    p = default_params()
+    e = S.Engine(tt_bits=10, params=p)
+    e.params[1] = 0
+    assert p[1] == 2000
+    assert isinstance(e.params, np.ndarray)
+
+
+@pytest.mark.parametrize("fen", [START_FEN, TACTIC])
+def test_search_cli_json(fen: str) -> None:
+    from bitgames.cli import main
+
+    assert main(["leiserchess", "search", "--fen", fen, "--depth", "2", "--json"]) == 0
