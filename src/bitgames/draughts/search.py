@@ -1,0 +1,347 @@
+"""The draughts engine: iterative-deepening principal-variation search (numba).
+
+The recursive kernel :func:`_pvs` runs a negamax alpha-beta with a principal-variation
+(null-window) scheme, a transposition table, killer moves and a history table for move
+ordering, a one-ply extension of forced moves, and a quiescence search that resolves pending
+captures (captures are compulsory, so a side that must capture has no "stand pat").
+:class:`Engine` drives it from Python: iterative deepening, limits by depth, nodes or time,
+and :data:`LEVELS` for people.
+
+>>> from bitgames.draughts.board import Board
+>>> engine = Engine("russian")
+>>> board = Board("W:Wa1,c3:Bd4,f6")
+>>> result = engine.search(board, depth=6)
+>>> board.move_name(result.move), result.score_text()
+('c3:e5:g7', 'win in 1')
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from bitgames.core.bits import ctz, popcount
+from bitgames.core.jit import njit, register_warmup
+from bitgames.draughts import board as board_mod
+from bitgames.draughts.eval import evaluate
+from bitgames.draughts.kernels import (
+    KEY_MASK,
+    M32,
+    MAX_PLY,
+    any_capture,
+    gen_captures,
+    gen_moves,
+    make_move,
+    new_buffer,
+)
+
+U = np.uint64
+WIN = 30_000
+INF = 32_000
+EXACT, LOWER, UPPER = 0, 1, 2
+
+# Zobrist keys: [white man, white king, black man, black king] x 32, then side.
+_rng = np.random.default_rng(20261121)
+ZOBRIST = _rng.integers(0, 2**63, size=4 * 32 + 1, dtype=np.int64).astype(np.uint64)
+ZOBRIST_SIDE = U(ZOBRIST[128])
+
+#: Levels for people: (maximum depth, seconds per move).
+LEVELS: dict[int, tuple[int, float]] = {
+    1: (1, 0.1), 2: (2, 0.1), 3: (3, 0.2), 4: (4, 0.3), 5: (6, 0.5), 6: (8, 1.0),
+    7: (10, 2.0), 8: (14, 4.0), 9: (20, 8.0), 10: (40, 15.0),
+}
+
+# stats array: 0 nodes, 1 node limit, 2 aborted, 3 best root move, 4 seldepth
+S_NODES, S_LIMIT, S_ABORT, S_BEST, S_SELDEPTH = 0, 1, 2, 3, 4
+
+
+@njit
+def zobrist(w: np.uint64, b: np.uint64, k: np.uint64, side: int) -> np.uint64:
+    """Hash key of a position."""
+    h = U(0)
+    x = w
+    while x != U(0):
+        s = ctz(x)
+        x &= x - U(1)
+        h ^= ZOBRIST[s + (32 if k >> U(s) & U(1) else 0)]
+    x = b
+    while x != U(0):
+        s = ctz(x)
+        x &= x - U(1)
+        h ^= ZOBRIST[64 + s + (32 if k >> U(s) & U(1) else 0)]
+    if side != 0:
+        h ^= ZOBRIST_SIDE
+    return h
+
+
+@njit
+def _quiesce(w: np.uint64, b: np.uint64, k: np.uint64, side: int, alpha: int, beta: int,
+             ply: int, variant: int, buf: np.ndarray, stats: np.ndarray) -> int:
+    stats[S_NODES] += 1
+    if ply > stats[S_SELDEPTH]:
+        stats[S_SELDEPTH] = ply
+    if not any_capture(w, b, k, side, variant) or ply >= MAX_PLY - 1:
+        return evaluate(w, b, k, side, variant)
+    n = gen_captures(w, b, k, side, variant, buf, ply, np.int64(1))
+    best = -INF
+    for i in range(n):
+        w2, b2, k2, s2 = make_move(w, b, k, side, buf[ply, i, 0])
+        score = -_quiesce(w2, b2, k2, s2, -beta, -alpha, ply + 1, variant, buf, stats)
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                if alpha >= beta:
+                    break
+    return best
+
+
+@njit
+def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha: int,
+         beta: int, ply: int, variant: int, buf: np.ndarray, tt_key: np.ndarray,
+         tt_val: np.ndarray, killers: np.ndarray, history: np.ndarray,
+         stats: np.ndarray) -> int:
+    if stats[S_NODES] >= stats[S_LIMIT]:
+        stats[S_ABORT] = 1
+        return 0
+    if depth <= 0 or ply >= MAX_PLY - 2:
+        return _quiesce(w, b, k, side, alpha, beta, ply, variant, buf, stats)
+    stats[S_NODES] += 1
+    key = zobrist(w, b, k, side)
+    slot = np.int64(key & U(tt_key.shape[0] - 1))
+    tt_move = U(0)
+    if tt_key[slot] == key:
+        data = tt_val[slot, 0]
+        tt_move = U(data & 0x7FF_FFFF_FFFF)
+        tdepth = (data >> 43) & 0xFF
+        flag = (data >> 51) & 3
+        tscore = tt_val[slot, 1]
+        if ply > 0 and tdepth >= depth:
+            if flag == EXACT:
+                return tscore
+            if flag == LOWER and tscore >= beta:
+                return tscore
+            if flag == UPPER and tscore <= alpha:
+                return tscore
+    n = gen_moves(w, b, k, side, variant, buf, ply, np.int64(1))
+    if n == 0:
+        return -WIN + ply
+    if n == 1 and ply > 0:
+        depth += 1  # forced move: look one ply further for free
+    # order: TT move, captures by size, killers, history (scores kept in buf[ply, i, 1])
+    for i in range(n):
+        mv = buf[ply, i, 0] & KEY_MASK
+        if mv == tt_move:
+            sc = 1 << 40
+        elif mv & M32 != U(0):
+            sc = (1 << 30) + popcount(mv & M32)
+        elif mv == killers[ply, 0]:
+            sc = 1 << 29
+        elif mv == killers[ply, 1]:
+            sc = (1 << 29) - 1
+        else:
+            sc = history[((mv >> U(32)) & U(31)) * U(32) + ((mv >> U(37)) & U(31))]
+        buf[ply, i, 1] = U(sc)
+    alpha0 = alpha
+    best = -INF
+    best_move = U(0)
+    for i in range(n):
+        # selection sort step: bring the best-scored remaining move to position i
+        j_best = i
+        for j in range(i + 1, n):
+            if buf[ply, j, 1] > buf[ply, j_best, 1]:
+                j_best = j
+        if j_best != i:
+            t0 = buf[ply, i, 0]
+            t1 = buf[ply, i, 1]
+            buf[ply, i, 0] = buf[ply, j_best, 0]
+            buf[ply, i, 1] = buf[ply, j_best, 1]
+            buf[ply, j_best, 0] = t0
+            buf[ply, j_best, 1] = t1
+        mv = buf[ply, i, 0] & KEY_MASK
+        w2, b2, k2, s2 = make_move(w, b, k, side, mv)
+        if i == 0:
+            score = -_pvs(w2, b2, k2, s2, depth - 1, -beta, -alpha, ply + 1, variant, buf,
+                          tt_key, tt_val, killers, history, stats)
+        else:
+            score = -_pvs(w2, b2, k2, s2, depth - 1, -alpha - 1, -alpha, ply + 1, variant,
+                          buf, tt_key, tt_val, killers, history, stats)
+            if alpha < score < beta:
+                score = -_pvs(w2, b2, k2, s2, depth - 1, -beta, -alpha, ply + 1, variant,
+                              buf, tt_key, tt_val, killers, history, stats)
+        if stats[S_ABORT] != 0:
+            return 0
+        if score > best:
+            best = score
+            best_move = mv
+            if ply == 0:
+                stats[S_BEST] = np.int64(mv)
+            if score > alpha:
+                alpha = score
+                if alpha >= beta:
+                    if mv & M32 == U(0):
+                        if killers[ply, 0] != mv:
+                            killers[ply, 1] = killers[ply, 0]
+                            killers[ply, 0] = mv
+                        hidx = ((mv >> U(32)) & U(31)) * U(32) + ((mv >> U(37)) & U(31))
+                        history[hidx] += depth * depth
+                    break
+    flag = EXACT
+    if best <= alpha0:
+        flag = UPPER
+    elif best >= beta:
+        flag = LOWER
+    tt_key[slot] = key
+    tt_val[slot, 0] = np.int64(best_move) | (np.int64(min(depth, 255)) << 43) | (
+        np.int64(flag) << 51)
+    tt_val[slot, 1] = best
+    return best
+
+
+@dataclass
+class SearchResult:
+    """The outcome of a search: best move, score (centi-men, side to move), the PV."""
+
+    move: board_mod.Move | None
+    score: int
+    depth: int
+    nodes: int
+    seconds: float
+    pv: list[board_mod.Move] = field(default_factory=list)
+    seldepth: int = 0
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    def score_text(self) -> str:
+        """The score for people: ``+1.25`` (men) or ``win in 7`` / ``loss in 4`` (plies)."""
+        if abs(self.score) >= WIN - MAX_PLY:
+            plies = WIN - abs(self.score)
+            return f"{'win' if self.score > 0 else 'loss'} in {plies}"
+        return f"{self.score / 100:+.2f}"
+
+
+InfoCallback = Callable[[SearchResult], None]
+
+
+class Engine:
+    """A draughts engine for one variant; keeps its transposition table between moves.
+
+    Limits (any combination; the search stops at the first one reached): ``depth`` plies,
+    ``nodes``, ``movetime`` seconds; or a ``level`` from :data:`LEVELS`.
+    """
+
+    def __init__(self, variant: str = "russian", tt_bits: int = 20) -> None:
+        self.variant = variant
+        self._code = board_mod._variant_code(variant)
+        self.tt_key = np.zeros(1 << tt_bits, dtype=np.uint64)
+        self.tt_val = np.zeros((1 << tt_bits, 2), dtype=np.int64)
+        self.killers = np.zeros((MAX_PLY, 2), dtype=np.uint64)
+        self.history = np.zeros(32 * 32, dtype=np.int64)
+        self.buf = new_buffer(MAX_PLY)
+        self.stop_requested = False
+
+    def new_game(self) -> None:
+        """Forget everything learnt (transposition table, killers, history)."""
+        self.tt_key[:] = 0
+        self.tt_val[:] = 0
+        self.killers[:] = 0
+        self.history[:] = 0
+
+    def search(self, board: board_mod.Board, depth: int | None = None,
+               nodes: int | None = None, movetime: float | None = None,
+               level: int | None = None, info: InfoCallback | None = None) -> SearchResult:
+        """Search ``board`` and return the best move found within the limits."""
+        if board.variant != self.variant:
+            raise board_mod.DraughtsError(
+                f"engine plays {self.variant}, board is {board.variant}")
+        if level is not None:
+            if level not in LEVELS:
+                raise board_mod.DraughtsError(f"level must be 1..{max(LEVELS)}, got {level}")
+            depth, movetime = LEVELS[level]
+        if depth is None and nodes is None and movetime is None:
+            depth = 8
+        max_depth = min(depth or MAX_PLY - 10, MAX_PLY - 10)
+        node_limit = nodes if nodes is not None else 1 << 62
+        legal = list(board.legal_moves)
+        start = time.perf_counter()
+        if not legal:
+            return SearchResult(None, -WIN, 0, 0, 0.0)
+        w, b, k, side = board.bitboards()
+        stats = np.zeros(8, dtype=np.int64)
+        self.killers[:] = 0
+        self.history //= 4
+        result = SearchResult(legal[0], 0, 0, 0, 0.0, [legal[0]])
+        total_nodes = 0
+        self.stop_requested = False
+        for d in range(1, max_depth + 1):
+            limit = node_limit - total_nodes
+            if movetime is not None:
+                elapsed = time.perf_counter() - start
+                rate = total_nodes / elapsed if elapsed > 0.05 else 1.5e6
+                limit = min(limit, max(int((movetime - elapsed) * rate), 1000))
+            stats[:] = 0
+            stats[S_LIMIT] = limit
+            score = _pvs(U(w), U(b), U(k), np.int64(side), np.int64(d), np.int64(-INF),
+                         np.int64(INF), np.int64(0), np.int64(self._code), self.buf,
+                         self.tt_key, self.tt_val, self.killers, self.history, stats)
+            total_nodes += int(stats[S_NODES])
+            elapsed = time.perf_counter() - start
+            aborted = stats[S_ABORT] != 0
+            best = int(stats[S_BEST])
+            if aborted and d > 1:
+                result.nodes, result.seconds = total_nodes, elapsed
+                break
+            move = self._move_of(board, best) or legal[0]
+            result = SearchResult(move, int(score), d, total_nodes, elapsed,
+                                  self._pv(board, move, d), int(stats[S_SELDEPTH]))
+            if info is not None:
+                info(result)
+            if len(legal) == 1 and movetime is not None:
+                break
+            if abs(result.score) >= WIN - MAX_PLY:
+                break
+            if movetime is not None and elapsed > movetime * 0.45:
+                break
+            if total_nodes >= node_limit or self.stop_requested:
+                break
+        return result
+
+    @staticmethod
+    def _move_of(board: board_mod.Board, packed: int) -> board_mod.Move | None:
+        start, end, cap = (packed >> 32) & 31, (packed >> 37) & 31, packed & 0xFFFF_FFFF
+        for m in board.legal_moves:
+            if (m.start, m.end, m.captured) == (start, end, cap):
+                return m
+        return None
+
+    def _pv(self, board: board_mod.Board, first: board_mod.Move, depth: int) -> list:
+        pv = [first]
+        b = board.copy(stack=False)
+        b.push(first)
+        seen = {b.fen()}
+        while len(pv) < depth:
+            w, bl, k, side = b.bitboards()
+            key = int(zobrist(U(w), U(bl), U(k), np.int64(side)))
+            slot = key & (self.tt_key.shape[0] - 1)
+            if int(self.tt_key[slot]) != key:
+                break
+            m = self._move_of(b, int(self.tt_val[slot, 0]) & 0x7FF_FFFF_FFFF)
+            if m is None:
+                break
+            pv.append(m)
+            b.push(m)
+            if b.fen() in seen:
+                break
+            seen.add(b.fen())
+        return pv
+
+
+@register_warmup("draughts")
+def _warm() -> None:
+    for variant in board_mod.VARIANTS:
+        Engine(variant, tt_bits=10).search(board_mod.Board(variant=variant), depth=3)
