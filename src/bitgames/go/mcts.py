@@ -1,0 +1,587 @@
+"""Monte Carlo tree search: UCT with RAVE (AMAF), small priors, tree reuse, superko.
+
+The tree lives in NumPy arrays (one row per node, children stored contiguously) and the
+whole simulation loop - descent, expansion, playout, back-up - is one numba kernel
+(:func:`search_kernel`); Python only decides how many simulations to run (playouts or a
+time budget) and picks the move.
+
+Selection value of a child (Gelly & Silver's RAVE, AIJ 2011):
+``(1 - beta) * Q + beta * Q_amaf + c * sqrt(ln N_parent / N)`` with
+``beta = N_amaf / (N + N_amaf + bias * N * N_amaf)``. Children start with prior
+visits and wins: neutral 0.5, more for captures and for saving a block in atari, less on
+the first line. Children are the legal moves that do not fill one's own single-point eye,
+minus superko repeats (the game's history plus the positions on the path from the root);
+a pass child exists only when the previous move was a pass (the pass then ends the game
+and is scored exactly) or when nothing else is legal, so the engine passes only when it is
+safe. The engine resigns when its best move wins less than ``resign`` of the time.
+
+>>> from bitgames.go import Board
+>>> engine = MCTS(seed=1)
+>>> move = engine.genmove(Board(size=9), playouts=300)
+>>> 0 <= move < 81
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from bitgames.core import jit
+from bitgames.core.rng import stream_seed
+from bitgames.go import kernels as K
+from bitgames.go.board import BLACK, PASS, WHITE, Board
+
+RESIGN = -2
+
+# tree meta fields
+T_NNODES, T_ROOT, T_CAP = 0, 1, 2
+
+# params fields
+P_UCT, P_RAVE_BIAS, P_PRIOR, P_KOMI, P_EXPAND, P_SUPERKO, P_SUICIDE, P_MAXMOVES, P_CLEANUP = range(
+    9
+)
+
+
+def new_tree(capacity: int) -> tuple[np.ndarray, ...]:
+    """Empty tree arrays for ``capacity`` nodes (node 0 is the root)."""
+    tree = (
+        np.full(capacity, -1, np.int32),  # move
+        np.full(capacity, -1, np.int32),  # parent
+        np.full(capacity, -1, np.int32),  # first child
+        np.zeros(capacity, np.int32),  # number of children
+        np.zeros(capacity, np.float64),  # visits
+        np.zeros(capacity, np.float64),  # wins for the player who moved into the node
+        np.zeros(capacity, np.float64),  # AMAF visits
+        np.zeros(capacity, np.float64),  # AMAF wins
+        np.zeros(4, np.int64),  # meta: number of nodes, root, capacity
+    )
+    tree[8][T_NNODES] = 1
+    tree[8][T_ROOT] = 0
+    tree[8][T_CAP] = capacity
+    return tree
+
+
+@jit.njit(nogil=True)
+def _expand(
+    g: Any,
+    s: Any,
+    tree: Any,
+    node: int,
+    history: np.ndarray,
+    path_h: np.ndarray,
+    depth: int,
+    params: np.ndarray,
+) -> int:
+    """Create the children of ``node`` for the side to move in ``s``; returns their count
+    (0 if the tree is full)."""
+    nbr, nnbr, diag, ndiag, nbrmask, zob = g
+    color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
+    tmove, tparent, tfirst, tnchild, tvis, twin, tavis, tawin, tmeta = tree
+    c = meta[K.M_TOMOVE]
+    npts = color.shape[0]
+    size = np.int64(math.sqrt(npts) + 0.5)
+    nn = tmeta[T_NNODES]
+    cap = tmeta[T_CAP]
+    if nn + npts + 1 > cap:
+        return 0
+    first = nn
+    superko = params[P_SUPERKO] > 0.0
+    multi = params[P_SUICIDE] > 0.0
+    prior = params[P_PRIOR]
+    for p in range(npts):
+        if color[p] != 0:
+            continue
+        if K.is_eye(g, color, p, c):
+            continue
+        if not K.is_legal(g, s, p, c, multi):
+            continue
+        if superko:
+            h = K.hash_after(g, s, p, c)
+            i = np.searchsorted(history, h)
+            if i < history.shape[0] and history[i] == h:
+                continue
+            rep = False
+            for d in range(depth + 1):
+                if path_h[d] == h:
+                    rep = True
+            if rep:
+                continue
+        # priors: neutral, captures and atari escapes up, first line down
+        value = 0.5
+        for i in range(nnbr[p]):
+            q = nbr[p, i]
+            if color[q] != 0 and K.libcount(libs, root[q]) == 1:
+                value = 0.8
+        row = p // size
+        col = p - row * size
+        line = min(min(row, col), min(size - 1 - row, size - 1 - col))
+        if line == 0 and value == 0.5:
+            value = 0.3
+        tmove[nn] = p
+        tparent[nn] = node
+        tfirst[nn] = -1
+        tnchild[nn] = 0
+        tvis[nn] = prior
+        twin[nn] = prior * value
+        tavis[nn] = 0.0
+        tawin[nn] = 0.0
+        nn += 1
+    allow_pass = meta[K.M_LAST] == -1 and not (params[P_CLEANUP] > 0.0 and depth == 0)
+    if nn == first or allow_pass:
+        tmove[nn] = -1
+        tparent[nn] = node
+        tfirst[nn] = -1
+        tnchild[nn] = 0
+        tvis[nn] = prior
+        twin[nn] = prior * 0.5
+        tavis[nn] = 0.0
+        tawin[nn] = 0.0
+        nn += 1
+    tfirst[node] = first
+    tnchild[node] = nn - first
+    tmeta[T_NNODES] = nn
+    return nn - first
+
+
+@jit.njit(nogil=True)
+def _select(tree: Any, node: int, params: np.ndarray) -> int:
+    tmove, tparent, tfirst, tnchild, tvis, twin, tavis, tawin, tmeta = tree
+    best = -1
+    best_v = -1e300
+    logn = math.log(tvis[node] + 1.0)
+    cu = params[P_UCT]
+    bias = params[P_RAVE_BIAS]
+    first = tfirst[node]
+    for ch in range(first, first + tnchild[node]):
+        n = tvis[ch]
+        q = twin[ch] / n
+        an = tavis[ch]
+        if an > 0.0:
+            beta = an / (n + an + bias * n * an)
+            q = (1.0 - beta) * q + beta * (tawin[ch] / an)
+        v = q + cu * math.sqrt(logn / n)
+        if v > best_v:
+            best_v = v
+            best = ch
+    return best
+
+
+@jit.njit(nogil=True)
+def search_kernel(
+    g: Any,
+    s0: Any,
+    tree: Any,
+    nsims: int,
+    seed: np.uint64,
+    counter: int,
+    params: np.ndarray,
+    history: np.ndarray,
+) -> int:
+    """Run ``nsims`` simulations from the tree's root, whose position is ``s0``.
+
+    Simulation ``i`` draws from the random stream ``stream_seed(seed, counter + i)``.
+    Returns the number of playout moves made (for speed reports).
+    """
+    tmove, tparent, tfirst, tnchild, tvis, twin, tavis, tawin, tmeta = tree
+    npts = s0[0].shape[0]
+    maxm = np.int64(params[P_MAXMOVES])
+    s = (
+        s0[0].copy(),
+        s0[1].copy(),
+        s0[2].copy(),
+        s0[3].copy(),
+        s0[4].copy(),
+        s0[5].copy(),
+        s0[6].copy(),
+        s0[7].copy(),
+        s0[8].copy(),
+        s0[9].copy(),
+    )
+    rng = np.zeros(1, np.uint64)
+    maxdepth = 4 * npts + 8
+    path = np.zeros(maxdepth, np.int64)
+    path_h = np.zeros(maxdepth, np.uint64)
+    seq = np.zeros(maxdepth + maxm + 2, np.int32)
+    trace = np.zeros(maxm + 1, np.int32)
+    amaf = np.zeros(npts, np.int8)
+    firstcol = np.zeros(npts, np.int8)
+    komi = params[P_KOMI]
+    expand_at = params[P_EXPAND]
+    prior = params[P_PRIOR]
+    total_moves = 0
+    for sim in range(nsims):
+        K._copy_into(s, s0)
+        meta = s[8]
+        rng[0] = stream_seed(seed, counter + sim)
+        node = tmeta[T_ROOT]
+        start_color = meta[K.M_TOMOVE]
+        depth = 0
+        path[0] = node
+        path_h[0] = s[9][0]
+        nseq = 0
+        # ---- descent
+        while meta[K.M_PASSES] < 2 and depth < maxdepth - 2:
+            if tnchild[node] == 0:
+                if tvis[node] - prior >= expand_at or node == tmeta[T_ROOT]:
+                    if _expand(g, s, tree, node, history, path_h, depth, params) == 0:
+                        break
+                else:
+                    break
+            ch = _select(tree, node, params)
+            m = tmove[ch]
+            K.play(g, s, m, meta[K.M_TOMOVE])
+            seq[nseq] = m
+            nseq += 1
+            depth += 1
+            path[depth] = ch
+            path_h[depth] = s[9][0]
+            node = ch
+        # ---- playout
+        amaf[:] = 0
+        ntr = 0
+        if meta[K.M_PASSES] < 2:
+            m0 = meta[K.M_MOVES]
+            score = K.playout(g, s, rng, maxm, amaf, trace)
+            ntr = meta[K.M_MOVES] - m0
+            total_moves += ntr
+        else:
+            score = K.area_score(g, s)
+        for j in range(ntr):
+            seq[nseq] = trace[j]
+            nseq += 1
+        final = score - komi
+        bwin = 0.5
+        if final > 0:
+            bwin = 1.0
+        elif final < 0:
+            bwin = 0.0
+        # ---- back-up, with AMAF over the moves played from each node on
+        firstcol[:] = 0
+        # colour of seq[j] alternates from start_color
+        j = nseq - 1
+        for d in range(depth, -1, -1):
+            # include moves from index d on
+            while j >= d:
+                mv = seq[j]
+                if mv >= 0:
+                    firstcol[mv] = start_color if j % 2 == 0 else 3 - start_color
+                j -= 1
+            nd = path[d]
+            # the player who moved into nd
+            mover = start_color if (d - 1) % 2 == 0 else 3 - start_color
+            if d > 0:
+                tvis[nd] += 1.0
+                twin[nd] += bwin if mover == 1 else 1.0 - bwin
+            else:
+                tvis[nd] += 1.0
+            # AMAF for the children of nd: chosen by the player to move at nd
+            if tnchild[nd] > 0:
+                chooser = start_color if d % 2 == 0 else 3 - start_color
+                w = bwin if chooser == 1 else 1.0 - bwin
+                first = tfirst[nd]
+                for ch in range(first, first + tnchild[nd]):
+                    mv = tmove[ch]
+                    if mv >= 0 and firstcol[mv] == chooser:
+                        tavis[ch] += 1.0
+                        tawin[ch] += w
+    return total_moves
+
+
+@jit.njit(nogil=True)
+def ownership_kernel(
+    g: Any, s0: Any, n: int, seed: np.uint64, max_moves: int, own: np.ndarray
+) -> None:
+    """Add, over ``n`` playouts, +1 for each point black owns at the end, -1 for white
+    (stones, and empty points whose neighbours are all one colour)."""
+    nbr, nnbr, diag, ndiag, nbrmask, zob = g
+    s = (
+        s0[0].copy(),
+        s0[1].copy(),
+        s0[2].copy(),
+        s0[3].copy(),
+        s0[4].copy(),
+        s0[5].copy(),
+        s0[6].copy(),
+        s0[7].copy(),
+        s0[8].copy(),
+        s0[9].copy(),
+    )
+    npts = s0[0].shape[0]
+    amaf = np.zeros(npts, np.int8)
+    trace = np.zeros(0, np.int32)
+    rng = np.zeros(1, np.uint64)
+    for i in range(n):
+        K._copy_into(s, s0)
+        rng[0] = stream_seed(seed, i)
+        K.playout(g, s, rng, max_moves, amaf, trace)
+        color = s[0]
+        for p in range(npts):
+            cp = color[p]
+            if cp == 0:
+                touch = 0
+                for j in range(nnbr[p]):
+                    touch |= color[nbr[p, j]]
+                cp = touch if touch < 3 else 0
+            if cp == 1:
+                own[p] += 1.0
+            elif cp == 2:
+                own[p] -= 1.0
+
+
+@jit.register_warmup("go")
+def _warmup() -> None:
+    board = Board(size=9)
+    engine = MCTS(seed=0)
+    engine.genmove(board, playouts=20)
+    ownership(board, 2)
+
+
+@dataclass
+class SearchInfo:
+    """What the last search found: simulations, time, the best move and its win rate."""
+
+    playouts: int = 0
+    seconds: float = 0.0
+    move: int = PASS
+    winrate: float = 0.5
+    moves_per_playout: float = 0.0
+    pv: str = ""
+
+
+class MCTS:
+    """The engine: ``genmove(board, playouts=..., seconds=...)`` returns a point,
+    :data:`PASS` or :data:`RESIGN`.
+
+    The tree is kept between calls and reused when the new position follows the old
+    root by the moves played since (:attr:`reused` counts the visits kept).
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        capacity: int = 1_500_000,
+        uct: float = 0.2,
+        rave_bias: float = 0.04,
+        prior: float = 10.0,
+        expand_at: float = 3.0,
+        resign: float = 0.1,
+        max_moves: int | None = None,
+    ) -> None:
+        self.seed = seed
+        self.capacity = capacity
+        self.uct = uct
+        self.rave_bias = rave_bias
+        self.prior = prior
+        self.expand_at = expand_at
+        self.resign = resign
+        self.max_moves = max_moves
+        self.info = SearchInfo()
+        self.reused = 0.0
+        self._tree: tuple[np.ndarray, ...] | None = None
+        self._tree_moves: list[tuple[int, int]] = []
+        self._tree_key: tuple[int, float, str, tuple[int, ...], tuple[int, ...]] | None = None
+        self._counter = 0
+
+    def _params(self, board: Board, cleanup: bool = False) -> np.ndarray:
+        maxm = self.max_moves or 3 * board.points
+        return np.array(
+            [
+                self.uct,
+                self.rave_bias,
+                self.prior,
+                board.komi,
+                self.expand_at,
+                1.0 if board.rules.ko != "simple" else 0.0,
+                1.0 if board.rules.suicide else 0.0,
+                float(maxm),
+                1.0 if cleanup else 0.0,
+            ],
+            np.float64,
+        )
+
+    def _root_for(self, board: Board) -> None:
+        """Reuse the subtree that matches ``board`` or start a new tree."""
+        key = (
+            board.size,
+            board.komi,
+            board.rules.name,
+            tuple(board.setup_black),
+            tuple(board.setup_white),
+        )
+        moves = board.move_stack
+        tree = self._tree
+        if (
+            tree is not None
+            and key == self._tree_key
+            and moves[: len(self._tree_moves)] == self._tree_moves
+            and tree[8][T_NNODES] < 0.6 * self.capacity
+        ):
+            node = int(tree[8][T_ROOT])
+            ok = True
+            for _c, p in moves[len(self._tree_moves) :]:
+                first, n = int(tree[2][node]), int(tree[3][node])
+                found = -1
+                for ch in range(first, first + n):
+                    if int(tree[0][ch]) == p:
+                        found = ch
+                if found < 0:
+                    ok = False
+                    break
+                node = found
+            if ok:
+                tree[8][T_ROOT] = node
+                tree[1][node] = -1
+                self._tree_moves = list(moves)
+                self.reused = float(tree[4][node])
+                return
+        self._tree = new_tree(self.capacity)
+        self._tree_moves = list(moves)
+        self._tree_key = key
+        self.reused = 0.0
+
+    def search(
+        self,
+        board: Board,
+        playouts: int | None = None,
+        seconds: float | None = None,
+        cleanup: bool = False,
+    ) -> SearchInfo:
+        """Run ``playouts`` new simulations from ``board`` (visits kept from an earlier
+        search come on top), or as many as fit in ``seconds``."""
+        if playouts is None and seconds is None:
+            playouts = 1000
+        self._root_for(board)
+        tree = self._tree
+        assert tree is not None
+        params = self._params(board, cleanup)
+        history = board.history_keys()
+        g, s = board._g, board._s
+        start = time.perf_counter()
+        done = 0
+        moves = 0
+        batch = 64
+        while True:
+            n = batch if playouts is None else min(batch, playouts - done)
+            if n <= 0:
+                break
+            moves += int(
+                search_kernel(g, s, tree, n, np.uint64(self.seed), self._counter, params, history)
+            )
+            self._counter += n
+            done += n
+            elapsed = time.perf_counter() - start
+            if seconds is not None and elapsed >= seconds:
+                break
+            if batch < 1024:
+                batch *= 2
+        elapsed = time.perf_counter() - start
+        root = int(tree[8][T_ROOT])
+        first, nch = int(tree[2][root]), int(tree[3][root])
+        info = SearchInfo(playouts=done, seconds=elapsed, moves_per_playout=moves / max(done, 1))
+        if nch == 0:
+            info.move = PASS
+            return info
+        visits = tree[4][first : first + nch] - self.prior
+        best = first + int(np.argmax(visits))
+        info.move = int(tree[0][best])
+        info.winrate = float(tree[5][best] / tree[4][best])
+        info.pv = self._pv(board, best)
+        self.info = info
+        return info
+
+    def _pv(self, board: Board, node: int) -> str:
+        tree = self._tree
+        assert tree is not None
+        out = []
+        for _ in range(8):
+            out.append(board.vertex(int(tree[0][node])))
+            first, n = int(tree[2][node]), int(tree[3][node])
+            if n == 0:
+                break
+            node = first + int(np.argmax(tree[4][first : first + n]))
+        return " ".join(out)
+
+    def genmove(
+        self,
+        board: Board,
+        playouts: int | None = None,
+        seconds: float | None = None,
+        allow_resign: bool = True,
+        cleanup: bool = False,
+    ) -> int:
+        """The move to play for the side to move (the board is not changed).
+
+        With ``cleanup`` (GTP ``kgs-genmove_cleanup``) the root never offers a pass while
+        another move is legal, so dead stones get captured before the game ends.
+        """
+        if board.is_game_over() and not cleanup:
+            return PASS
+        info = self.search(board, playouts, seconds, cleanup)
+        if (
+            allow_resign
+            and info.move != PASS
+            and info.winrate < self.resign
+            and info.playouts >= 200
+        ):
+            return RESIGN
+        if info.move != PASS and not board.is_legal(info.move):
+            # never return an illegal move (e.g. a superko repeat missed in the tree)
+            legal = [m for m in board.legal_moves if m != PASS]
+            return legal[0] if legal else PASS
+        return info.move
+
+
+def ownership(board: Board, playouts: int = 200, seed: int = 0) -> np.ndarray:
+    """Per point, the mean owner over ``playouts`` playouts: +1 black ... -1 white."""
+    own = np.zeros(board.points, np.float64)
+    ownership_kernel(board._g, board._s, playouts, np.uint64(seed), 3 * board.points, own)
+    return own / max(playouts, 1)
+
+
+def dead_stones(board: Board, playouts: int = 200, seed: int = 0) -> list[int]:
+    """Stones that end owned by the other colour in most playouts."""
+    own = ownership(board, playouts, seed)
+    dead = []
+    for p in board.stones(BLACK):
+        if own[p] < -0.5:
+            dead.append(p)
+    for p in board.stones(WHITE):
+        if own[p] > 0.5:
+            dead.append(p)
+    return sorted(dead)
+
+
+def final_score(board: Board, playouts: int = 200, seed: int = 0) -> float:
+    """Area score (black minus white, komi included) after removing dead stones."""
+    dead = set(dead_stones(board, playouts, seed))
+    size = board.size
+    grid = [board.color_at(p) if p not in dead else 0 for p in range(board.points)]
+    score = sum(1 for c in grid if c == BLACK) - sum(1 for c in grid if c == WHITE)
+    seen = [False] * board.points
+    for p0 in range(board.points):
+        if grid[p0] or seen[p0]:
+            continue
+        stack, region, touch = [p0], 0, 0
+        seen[p0] = True
+        while stack:
+            p = stack.pop()
+            region += 1
+            r, c = divmod(p, size)
+            for rr, cc in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if 0 <= rr < size and 0 <= cc < size:
+                    q = rr * size + cc
+                    if grid[q]:
+                        touch |= grid[q]
+                    elif not seen[q]:
+                        seen[q] = True
+                        stack.append(q)
+        if touch == BLACK:
+            score += region
+        elif touch == WHITE:
+            score -= region
+    return score - board.komi
