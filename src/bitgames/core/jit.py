@@ -33,7 +33,7 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 #: Kernel modules of each game, imported by :func:`warmup` (each registers its warm-ups).
 KERNEL_MODULES: dict[str, tuple[str, ...]] = {
     "othello": ("bitgames.othello.kernels", "bitgames.othello.solver"),
-    "draughts": ("bitgames.draughts.kernels",),
+    "draughts": ("bitgames.draughts.kernels", "bitgames.draughts.search"),
     "go": ("bitgames.go.kernels",),
     "leiserchess": (
         "bitgames.leiserchess.kernels",

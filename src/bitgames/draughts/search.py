@@ -99,7 +99,7 @@ def _quiesce(w: np.uint64, b: np.uint64, k: np.uint64, side: int, alpha: int, be
     return best
 
 
-@njit
+@njit(nogil=True)
 def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha: int,
          beta: int, ply: int, variant: int, buf: np.ndarray, tt_key: np.ndarray,
          tt_val: np.ndarray, killers: np.ndarray, history: np.ndarray,
@@ -244,6 +244,12 @@ class Engine:
         self.history = np.zeros(32 * 32, dtype=np.int64)
         self.buf = new_buffer(MAX_PLY)
         self.stop_requested = False
+        self._stats = np.zeros(8, dtype=np.int64)
+
+    def stop(self) -> None:
+        """Ask a running search (in another thread) to return as soon as it can."""
+        self.stop_requested = True
+        self._stats[S_LIMIT] = 0
 
     def new_game(self) -> None:
         """Forget everything learnt (transposition table, killers, history)."""
@@ -272,12 +278,11 @@ class Engine:
         if not legal:
             return SearchResult(None, -WIN, 0, 0, 0.0)
         w, b, k, side = board.bitboards()
-        stats = np.zeros(8, dtype=np.int64)
+        stats = self._stats
         self.killers[:] = 0
         self.history //= 4
         result = SearchResult(legal[0], 0, 0, 0, 0.0, [legal[0]])
         total_nodes = 0
-        self.stop_requested = False
         for d in range(1, max_depth + 1):
             limit = node_limit - total_nodes
             if movetime is not None:
@@ -286,6 +291,8 @@ class Engine:
                 limit = min(limit, max(int((movetime - elapsed) * rate), 1000))
             stats[:] = 0
             stats[S_LIMIT] = limit
+            if self.stop_requested:
+                stats[S_LIMIT] = 0
             score = _pvs(U(w), U(b), U(k), np.int64(side), np.int64(d), np.int64(-INF),
                          np.int64(INF), np.int64(0), np.int64(self._code), self.buf,
                          self.tt_key, self.tt_val, self.killers, self.history, stats)
@@ -309,6 +316,7 @@ class Engine:
                 break
             if total_nodes >= node_limit or self.stop_requested:
                 break
+        self.stop_requested = False
         return result
 
     @staticmethod
@@ -339,6 +347,68 @@ class Engine:
                 break
             seen.add(b.fen())
         return pv
+
+
+class EnginePlayer:
+    """A match/GUI player: an :class:`Engine` with fixed limits (``choose_move(board)``)."""
+
+    def __init__(self, variant: str = "russian", level: int | None = None,
+                 depth: int | None = None, nodes: int | None = None,
+                 movetime: float | None = None, tt_bits: int = 18) -> None:
+        self.engine = Engine(variant, tt_bits=tt_bits)
+        self.limits = {"level": level, "depth": depth, "nodes": nodes, "movetime": movetime}
+        self.name = (f"level {level}" if level else f"depth {depth}" if depth
+                     else f"nodes {nodes}" if nodes else f"{movetime} s")
+
+    def choose_move(self, board: board_mod.Board) -> board_mod.Move:
+        result = self.engine.search(board, **self.limits)  # type: ignore[arg-type]
+        if result.move is None:
+            raise board_mod.DraughtsError("no legal move: the game is over")
+        return result.move
+
+
+class GreedyPlayer:
+    """The 1-ply baseline: takes the move that leaves the best material (ties at random)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        import random
+
+        self.rng = random.Random(seed)
+
+    def choose_move(self, board: board_mod.Board) -> board_mod.Move:
+        from bitgames.core.bits import popcount as pc
+
+        king = 2.5 if board.variant == "russian" else 1.5
+        best: list[board_mod.Move] = []
+        best_score = -1e9
+        for m in board.legal_moves:
+            b = board.copy(stack=False)
+            b.push(m)
+            own = b.black if board.turn == board_mod.WHITE else b.white
+            mine = b.white if board.turn == board_mod.WHITE else b.black
+            score = (pc(mine & ~b.kings) + king * pc(mine & b.kings)
+                     - pc(own & ~b.kings) - king * pc(own & b.kings))
+            if score > best_score + 1e-9:
+                best, best_score = [m], score
+            elif abs(score - best_score) < 1e-9:
+                best.append(m)
+        return self.rng.choice(best)
+
+
+def opening_lines(variant: str, plies: int = 2) -> list[list[board_mod.Move]]:
+    """Every line of ``plies`` moves from the start position (match openings)."""
+    lines: list[list[board_mod.Move]] = [[]]
+    for _ in range(plies):
+        nxt: list[list[board_mod.Move]] = []
+        for line in lines:
+            b = board_mod.Board(variant=variant)
+            for m in line:
+                b.push(m)
+            nxt.extend(line + [m] for m in b.legal_moves)
+        lines = nxt
+    return lines
 
 
 @register_warmup("draughts")

@@ -1,0 +1,252 @@
+"""Russian draughts and English checkers: perft, play, analyze, match, Hub protocol.
+
+Positions are FEN strings: 'W:Wa1,c1,Kd4:Bb8,h8' (Russian, algebraic squares, K = king) or
+'B:W21-32:B1-12' (English, numeric squares). Moves: c3-d4, c3:e5:g3 (Russian), 11-15,
+22x15 (English).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+from bitgames.cli import add_json_flag, emit
+
+
+def add_commands(sub: Any) -> None:
+    """Register the draughts subcommands."""
+    p = sub.add_parser("perft", help="count leaf positions of the move tree (rules check)",
+                       description="Count the positions DEPTH plies deep (bulk counting at "
+                       "the last ply; captures with the same start, end and captured set "
+                       "count once unless --all-paths).")
+    p.add_argument("depth", type=int, help="plies")
+    _variant_fen(p)
+    p.add_argument("--divide", action="store_true", help="one count per root move")
+    p.add_argument("--all-paths", action="store_true",
+                   help="count every landing-square path of a capture separately")
+    add_json_flag(p)
+    p.set_defaults(func=cmd_perft)
+
+    p = sub.add_parser("play", help="play against the engine in the terminal",
+                       description="Play a game against the engine; type moves in the "
+                       "variant's notation, 'moves' lists them, 'undo' takes back, 'quit'.")
+    _variant_fen(p)
+    p.add_argument("--level", type=int, default=5, help="engine level 1..10 (default 5)")
+    p.add_argument("--color", choices=["white", "black"], default="white",
+                   help="your colour (default white)")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("analyze", help="search a position and print the engine's lines",
+                       description="Search a position with iterative deepening, one line "
+                       "per depth (score in men for the side to move, PV).")
+    _variant_fen(p)
+    _limits(p)
+    add_json_flag(p)
+    p.set_defaults(func=cmd_analyze)
+
+    p = sub.add_parser("match", help="engine against engine (or the greedy baseline)",
+                       description="Play a match with colours swapped over every opening "
+                       "of --opening-plies moves; prints each game and the Elo difference "
+                       "with its 95%% interval.")
+    p.add_argument("--variant", choices=["russian", "english"], default="russian")
+    p.add_argument("--a", default="level:4", help="player A: level:N, depth:N, nodes:N, "
+                   "time:S or greedy (default level:4)")
+    p.add_argument("--b", default="greedy", help="player B, same forms (default greedy)")
+    p.add_argument("--openings", type=int, default=10, help="number of openings (default 10)")
+    p.add_argument("--opening-plies", type=int, default=2, help="moves per opening")
+    p.add_argument("--max-plies", type=int, default=300, help="adjudicate a draw after this")
+    add_json_flag(p)
+    p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser("hub", help="speak the Hub protocol (v2) on stdin/stdout",
+                       description="Run as a Hub engine for draughts GUIs (Hub, pydraughts, "
+                       "lidraughts-bot).")
+    p.set_defaults(func=cmd_hub)
+
+
+def _variant_fen(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", choices=["russian", "english"], default="russian",
+                   help="rules (default russian)")
+    p.add_argument("--fen", help="start position (default: the initial position)")
+
+
+def _limits(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--depth", type=int, help="plies")
+    p.add_argument("--nodes", type=int, help="node budget")
+    p.add_argument("--movetime", type=float, help="seconds")
+    p.add_argument("--level", type=int, help="level 1..10")
+
+
+def _board(args: argparse.Namespace) -> Any:
+    from bitgames.draughts.board import Board
+
+    return Board(args.fen, variant=args.variant)
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    from bitgames.core import jit
+
+    jit.ensure_warm("draughts")
+    from bitgames.draughts import kernels
+    from bitgames.draughts.board import _move_from_packed
+
+    if args.depth < 0:
+        raise ValueError(f"depth must be >= 0, got {args.depth}")
+    board = _board(args)
+    w, b, k, side = board.bitboards()
+    code = board._code
+    unique = not args.all_paths
+    start = time.perf_counter()
+    if args.divide:
+        total = 0
+        for packed, path, count in kernels.divide(w, b, k, side, args.depth, code, unique):
+            move = board.move_name(_move_from_packed(packed, path))
+            total += count
+            emit({"move": move, "count": count}, args.json, f"{move} {count}")
+    else:
+        total = kernels.perft(w, b, k, side, args.depth, code, unique)
+    seconds = time.perf_counter() - start
+    rate = total / seconds if seconds > 0 else 0.0
+    emit({"depth": args.depth, "variant": args.variant, "fen": board.fen(), "count": total,
+          "seconds": round(seconds, 4), "leaves_per_second": round(rate)},
+         args.json, f"perft {args.depth}: {total}  ({seconds:.3f} s, {rate / 1e6:.1f} M/s)")
+    return 0
+
+
+def _engine_limits(args: argparse.Namespace) -> dict[str, Any]:
+    limits = {k: getattr(args, k) for k in ("depth", "nodes", "movetime", "level")}
+    if all(v is None for v in limits.values()):
+        limits["depth"] = 10
+    return limits
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    from bitgames.core import jit
+
+    jit.ensure_warm("draughts")
+    from bitgames.draughts.search import Engine, SearchResult
+
+    board = _board(args)
+    if board.is_game_over():
+        raise ValueError(f"no search: the game is over ({board.result()})")
+    engine = Engine(board.variant)
+
+    def info(r: SearchResult) -> None:
+        pv = " ".join(_pv_names(board, r.pv))
+        emit({"depth": r.depth, "score": r.score, "nodes": r.nodes,
+              "seconds": round(r.seconds, 3), "nps": round(r.nps), "pv": pv},
+             args.json, f"depth {r.depth:2d}  score {r.score_text():>10}  nodes {r.nodes:>10}"
+             f"  {r.seconds:6.2f} s  {pv}")
+
+    result = engine.search(board, info=info, **_engine_limits(args))
+    if result.move is not None:
+        best = board.move_name(result.move)
+        emit({"bestmove": best, "score": result.score}, args.json, f"best move {best}")
+    return 0
+
+
+def _pv_names(board: Any, pv: list[Any]) -> list[str]:
+    b = board.copy(stack=False)
+    out = []
+    for m in pv:
+        out.append(b.move_name(m))
+        b.push(m)
+    return out
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from bitgames.core import jit
+
+    jit.ensure_warm("draughts")
+    from bitgames.draughts.board import WHITE, BitgamesError
+    from bitgames.draughts.search import Engine
+
+    board = _board(args)
+    engine = Engine(board.variant)
+    human = WHITE if args.color == "white" else not WHITE
+    while True:
+        print(board, flush=True)
+        if board.is_game_over():
+            print(f"result {board.result()}")
+            return 0
+        if board.turn != human:
+            r = engine.search(board, level=args.level)
+            assert r.move is not None
+            print(f"engine plays {board.move_name(r.move)}  (score {-r.score / 100:+.2f} "
+                  f"for you, depth {r.depth})", flush=True)
+            board.push(r.move)
+            continue
+        legal = [board.move_name(m) for m in board.legal_moves]
+        print("your move (" + " ".join(legal) + "): ", end="", flush=True)
+        line = sys.stdin.readline()
+        if not line:
+            return 0
+        text = line.strip()
+        if text in ("quit", "exit"):
+            return 0
+        if text == "undo":
+            for _ in range(2):
+                if board.move_stack:
+                    board.pop()
+            continue
+        if text in ("moves", ""):
+            continue
+        try:
+            board.push(text)
+        except BitgamesError as exc:
+            print(exc, flush=True)
+
+
+def _player(spec: str, variant: str, seed: int) -> Any:
+    from bitgames.draughts.search import EnginePlayer, GreedyPlayer
+
+    if spec == "greedy":
+        return GreedyPlayer(seed)
+    kind, _, value = spec.partition(":")
+    try:
+        if kind == "level":
+            return EnginePlayer(variant, level=int(value))
+        if kind == "depth":
+            return EnginePlayer(variant, depth=int(value))
+        if kind == "nodes":
+            return EnginePlayer(variant, nodes=int(value))
+        if kind == "time":
+            return EnginePlayer(variant, movetime=float(value))
+    except ValueError:
+        pass
+    raise ValueError(f"player {spec!r}: use level:N, depth:N, nodes:N, time:S or greedy")
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from bitgames.core import jit
+
+    jit.ensure_warm("draughts")
+    from bitgames.core.match import GameRecord, MatchResult, run_match
+    from bitgames.draughts.board import Board
+    from bitgames.draughts.search import opening_lines
+
+    a = _player(args.a, args.variant, 1)
+    b = _player(args.b, args.variant, 2)
+    openings = opening_lines(args.variant, args.opening_plies)[: args.openings]
+
+    def on_game(rec: GameRecord, res: MatchResult) -> None:
+        emit({"game": res.n, "opening": rec.opening, "a_first": rec.a_first,
+              "a_score": rec.a_score, "plies": rec.plies},
+             args.json, f"game {res.n}: opening {rec.opening} "
+             f"A {'first' if rec.a_first else 'second'} -> {rec.a_score}  "
+             f"({rec.plies} plies)  running: {res.summary()}")
+
+    result = run_match(a, b, lambda: Board(variant=args.variant), openings=openings,
+                       max_plies=args.max_plies, on_game=on_game)
+    emit({"a": args.a, "b": args.b, **result.to_dict()}, args.json,
+         f"{args.a} vs {args.b}: {result.summary()}")
+    return 0
+
+
+def cmd_hub(args: argparse.Namespace) -> int:
+    from bitgames.draughts.hub import HubEngine
+
+    HubEngine().serve()
+    return 0
