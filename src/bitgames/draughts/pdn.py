@@ -8,7 +8,7 @@ move text. Reading skips move numbers, comments ``{...}``, variations ``(...)``,
 
 >>> game = read_game('[GameType "25"]\\n1. c3-d4 f6-e5 2. d4:f6 g7:e5 *')
 >>> game.board.fen()
-'W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,e3,g3:Bb6,d6,h6,a7,c7,e7,e5,b8,d8,f8,h8'
+'W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,e3,g3:Be5,b6,d6,h6,a7,c7,e7,b8,d8,f8,h8'
 >>> print(write_game(game.board, {"Event": "demo"}))
 [Event "demo"]
 [GameType "25"]
