@@ -34,7 +34,7 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 KERNEL_MODULES: dict[str, tuple[str, ...]] = {
     "othello": ("bitgames.othello.kernels", "bitgames.othello.solver"),
     "draughts": ("bitgames.draughts.kernels", "bitgames.draughts.search"),
-    "go": ("bitgames.go.kernels",),
+    "go": ("bitgames.go.kernels", "bitgames.go.mcts"),
     "leiserchess": (
         "bitgames.leiserchess.kernels",
         "bitgames.leiserchess.eval",

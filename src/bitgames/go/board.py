@@ -32,6 +32,7 @@ from bitgames.go import kernels as K
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 PASS = -1
+RESIGN = -2
 COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 _SIDE_KEY = 0x5BD1_E995_7F4A_7C15  # added to the hash for "white to move" (situational)
 
@@ -109,6 +110,8 @@ def point_to_vertex(point: int, size: int) -> str:
     >>> point_to_vertex(0, 9), point_to_vertex(80, 9), point_to_vertex(-1, 9)
     ('A1', 'J9', 'pass')
     """
+    if point == RESIGN:
+        return "resign"
     if point < 0:
         return "pass"
     row, col = divmod(point, size)
@@ -142,6 +145,7 @@ class Board:
         self._seen: Counter[int] = Counter()
         self.setup_black: list[int] = []
         self.setup_white: list[int] = []
+        self.resigned: int | None = None
         self._remember()
         if isinstance(moves, str):
             moves = moves.split()
@@ -292,10 +296,21 @@ class Board:
     def push(self, move: int | str, color: int | None = None) -> None:
         """Play ``move`` for ``color`` (default: the side to move); raises
         :class:`IllegalMoveError` when the rules forbid it."""
-        p = self._point(move, allow_pass=True)
+        if isinstance(move, str) and move.strip().lower() == "resign" or move == RESIGN:
+            p = RESIGN
+        else:
+            p = self._point(move, allow_pass=True)
         c = self.turn if color is None else color
         if c not in (BLACK, WHITE):
             raise BitgamesError(f"colour must be 1 (black) or 2 (white), got {color!r}")
+        if self.resigned is not None:
+            raise IllegalMoveError(f"the game is over: {color_name(self.resigned)} resigned")
+        if p == RESIGN:
+            self._stack.append((self._s, p, c))
+            self._s = K.copy_state(self._s)
+            self.resigned = c
+            self._remember()
+            return
         if not self._legal(p, c):
             raise IllegalMoveError(f"illegal move {self.vertex(p)} for {color_name(c)}")
         self._stack.append((K.copy_state(self._s), p, c))
@@ -313,6 +328,8 @@ class Board:
         state, p, c = self._stack.pop()
         self._forget()
         self._s = state
+        if p == RESIGN:
+            self.resigned = None
         return c, p
 
     def peek(self) -> int:
@@ -346,8 +363,18 @@ class Board:
 
     # ------------------------------------------------------------------ end of game
     def is_game_over(self) -> bool:
-        """True after two consecutive passes."""
-        return self.passes >= 2
+        """True after two consecutive passes or a resignation."""
+        return self.passes >= 2 or self.resigned is not None
+
+    def winner(self) -> int | None:
+        """The winner of a finished game (by resignation, else by :meth:`score`), or
+        None while the game goes on or on a tie."""
+        if self.resigned is not None:
+            return 3 - self.resigned
+        if not self.is_game_over():
+            return None
+        score = self.score()
+        return BLACK if score > 0 else WHITE if score < 0 else None
 
     def area(self) -> int:
         """Tromp-Taylor area difference, black minus white, without komi."""
@@ -358,7 +385,9 @@ class Board:
         return self.area() - self.komi
 
     def result(self) -> str:
-        """The score as an SGF/GTP result: ``B+3.5``, ``W+0.5`` or ``0``."""
+        """The result as in SGF: ``B+3.5``, ``W+0.5``, ``0``, or ``W+R`` after Black resigned."""
+        if self.resigned is not None:
+            return ("W" if self.resigned == BLACK else "B") + "+R"
         return format_score(self.score())
 
     # ------------------------------------------------------------------ copies, text
@@ -375,6 +404,7 @@ class Board:
         other._seen = Counter(self._seen)
         other.setup_black = list(self.setup_black)
         other.setup_white = list(self.setup_white)
+        other.resigned = self.resigned
         return other
 
     def __str__(self) -> str:

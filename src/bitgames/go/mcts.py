@@ -34,9 +34,7 @@ import numpy as np
 from bitgames.core import jit
 from bitgames.core.rng import stream_seed
 from bitgames.go import kernels as K
-from bitgames.go.board import BLACK, PASS, WHITE, Board
-
-RESIGN = -2
+from bitgames.go.board import BLACK, PASS, RESIGN, WHITE, Board
 
 # tree meta fields
 T_NNODES, T_ROOT, T_CAP = 0, 1, 2

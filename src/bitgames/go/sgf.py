@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bitgames.core.errors import BitgamesError
-from bitgames.go.board import BLACK, PASS, WHITE, Board, Rules
+from bitgames.go.board import BLACK, PASS, RESIGN, WHITE, Board, Rules
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -220,6 +220,8 @@ def to_sgf(board: Board, result: str | None = None) -> str:
     if first == WHITE and (board.setup_black or board.setup_white):
         parts.append("PL[W]")
     for c, p in board.move_stack:
+        if p == RESIGN:
+            continue
         parts.append(f";{'B' if c == BLACK else 'W'}[{sgf_point(p, size)}]")
     parts.append(")")
     return "".join(parts)
