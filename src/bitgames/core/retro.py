@@ -54,21 +54,21 @@ def solve(values: np.ndarray, counts: np.ndarray, depth: np.ndarray, predecessor
     states decided by propagation. ``depth`` is an ``int16``/``int32`` array of the same
     length, or of length 0 to skip distances."""
     n = values.shape[0]
-    queue = np.empty(n, dtype=np.int64)
+    queue = np.empty(n, dtype=np.uint32)  # n < 2**32 states
     head = 0
     tail = 0
     use_depth = depth.shape[0] == n
     for s in range(n):
         v = values[s]
         if v == WIN or v == LOSS:
-            queue[tail] = s
+            queue[tail] = np.uint32(s)
             tail += 1
             if use_depth:
                 depth[s] = 0
     seeds = tail
     out = np.empty(max_preds, dtype=np.int64)
     while head < tail:
-        s = queue[head]
+        s = np.int64(queue[head])
         head += 1
         vs = values[s]
         k = predecessors(s, ctx, out)
@@ -85,7 +85,7 @@ def solve(values: np.ndarray, counts: np.ndarray, depth: np.ndarray, predecessor
                 values[p] = LOSS
             if use_depth:
                 depth[p] = depth[s] + 1
-            queue[tail] = p
+            queue[tail] = np.uint32(p)
             tail += 1
     for s in range(n):
         if values[s] == UNKNOWN:
