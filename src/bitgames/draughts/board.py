@@ -333,9 +333,15 @@ class Board:
             lo, hi = int(m.group(1)), int(m.group(2))
             if lo > hi:
                 raise InvalidFenError(f"FEN {fen!r}: empty range {body!r}")
-            return [g.from_numeric(n) for n in range(lo, hi + 1)]
+            try:
+                return [g.from_numeric(n) for n in range(lo, hi + 1)]
+            except BitgamesError as exc:
+                raise InvalidFenError(f"FEN {fen!r}: {exc}") from None
         if body.isdigit():
-            return [g.from_numeric(int(body))]
+            try:
+                return [g.from_numeric(int(body))]
+            except BitgamesError as exc:
+                raise InvalidFenError(f"FEN {fen!r}: {exc}") from None
         try:
             return [g.square_index(body)]
         except BitgamesError:
