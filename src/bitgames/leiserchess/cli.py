@@ -66,6 +66,25 @@ def add_commands(sub: Any) -> None:
     add_json_flag(s)
     s.set_defaults(func=cmd_search)
 
+    mt = sub.add_parser(
+        "match",
+        help="engine against engine (full evaluation vs material only, or vs itself)",
+        description="Play engine-vs-engine games through bitgames.core.match: each random "
+        "opening twice with colours swapped; report the score and Elo of A with an error "
+        "bar.",
+    )
+    mt.add_argument("--a", choices=["full", "material"], default="full", help="player A eval")
+    mt.add_argument("--b", choices=["full", "material"], default="material",
+                    help="player B eval")
+    mt.add_argument("--depth", type=int, default=4, help="search depth of both players")
+    mt.add_argument("--games", type=int, default=200, help="number of games (even)")
+    mt.add_argument("--opening-plies", type=int, default=4,
+                    help="random legal plies of each opening")
+    mt.add_argument("--seed", type=int, default=2016, help="seed of the random openings")
+    mt.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw after this")
+    add_json_flag(mt)
+    mt.set_defaults(func=cmd_match)
+
     cb = sub.add_parser(
         "closebook",
         help="endgame table of every position with both Kings and at most one Pawn",
@@ -151,6 +170,73 @@ def cmd_search(args: argparse.Namespace) -> int:
         f"bestmove {res.best} score {res.score} cp depth {res.depth} nodes {res.nodes} "
         f"time {res.seconds:.2f} s nps {int(res.nps)} pv {' '.join(res.pv)}",
     )
+    return 0
+
+
+def random_openings(count: int, plies: int, seed: int) -> list[list[str]]:
+    """``count`` distinct random openings of ``plies`` legal moves from the start."""
+    import random
+
+    from bitgames.leiserchess.board import Board
+
+    rng = random.Random(seed)
+    seen: set[str] = set()
+    out: list[list[str]] = []
+    while len(out) < count:
+        board = Board()
+        line: list[str] = []
+        for _ in range(plies):
+            moves = list(board.legal_moves)
+            if not moves or board.is_game_over():
+                break
+            m = rng.choice(moves)
+            board.push(m)
+            line.append(str(m))
+        if board.is_game_over() or board.fen() in seen:
+            continue
+        seen.add(board.fen())
+        out.append(line)
+    return out
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    import sys
+
+    from bitgames.core import jit
+    from bitgames.core.errors import BitgamesError
+    from bitgames.core.match import run_match
+
+    if args.games < 2 or args.games % 2:
+        raise BitgamesError(f"--games must be an even number >= 2, got {args.games}")
+    if args.depth < 1:
+        raise BitgamesError(f"--depth must be 1 or more, got {args.depth}")
+    jit.ensure_warm("leiserchess")
+    from bitgames.leiserchess.board import Board
+    from bitgames.leiserchess.eval import default_params, material_params
+    from bitgames.leiserchess.search import Engine
+
+    def player(kind: str) -> Any:
+        engine = Engine(tt_bits=18, params=default_params() if kind == "full"
+                        else material_params())
+
+        def choose(board: Any) -> str:
+            return engine.search(board, depth=args.depth).best
+
+        return choose
+
+    openings = random_openings(args.games // 2, args.opening_plies, args.seed)
+    start = time.perf_counter()
+
+    def progress(record: Any, result: Any) -> None:
+        print(f"game {result.n}: A {record.a_score} ({record.plies} plies)  {result.summary()}",
+              file=sys.stderr, flush=True)
+
+    result = run_match(player(args.a), player(args.b), Board, openings,
+                       max_plies=args.max_plies, on_game=progress)
+    rec = result.to_dict()
+    rec.update({"a": args.a, "b": args.b, "depth": args.depth,
+                "seconds": round(time.perf_counter() - start, 1)})
+    emit(rec, args.json, f"A={args.a} vs B={args.b} at depth {args.depth}: {result.summary()}")
     return 0
 
 

@@ -39,7 +39,6 @@ from bitgames.leiserchess.kernels import (
     BLACK_KING_ZAPPED,
     MAX_MOVES,
     NEIGHBOURS,
-    NONE,
     WHITE_KING_ZAPPED,
     gen_moves,
     laser_path,

@@ -28,6 +28,13 @@ import numpy as np
 
 from bitgames.core.bits import popcount
 from bitgames.core.jit import njit, register_warmup
+from bitgames.leiserchess.closebook import (
+    CODE_DRAW,
+    CODE_LOSS,
+    CODE_WIN,
+    ko_between,
+    probe_code,
+)
 from bitgames.leiserchess.eval import (
     P_DRAW,
     P_FUT_DEPTH,
@@ -55,6 +62,8 @@ ZERO = U(0)
 
 MATE = 32000
 INF = 32700
+#: Score of a closebook win (below mate scores, above any evaluation).
+CB_WIN = 20000
 MAX_PLY = 100
 #: Length of the position-hash history array (game plies + search plies).
 HIST_LEN = 4096
@@ -85,8 +94,9 @@ def _mix(x: np.uint64) -> np.uint64:
 
 
 @njit
-def hash_position(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
-                  side: int) -> np.uint64:
+def hash_position(
+    w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64, side: int
+) -> np.uint64:
     """64-bit hash of a position (board and side to move)."""
     h = _mix(w + _G)
     h = _mix(h ^ b)
@@ -100,13 +110,26 @@ def hash_position(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: n
 
 @njit(inline="always")
 def _tt_pack(move: int, score: int, depth: int, flag: int) -> np.uint64:
-    return (U(move & 0x3FFF) | (U((score + 32768) & 0xFFFF) << U(14))
-            | (U(depth & 0xFF) << U(30)) | (U(flag) << U(38)))
+    return (
+        U(move & 0x3FFF)
+        | (U((score + 32768) & 0xFFFF) << U(14))
+        | (U(depth & 0xFF) << U(30))
+        | (U(flag) << U(38))
+    )
 
 
 @njit
-def _tt_store(tt_keys: np.ndarray, tt_data: np.ndarray, mask: int, h: np.uint64, move: int,
-              score: int, depth: int, flag: int, ply: int) -> None:
+def _tt_store(
+    tt_keys: np.ndarray,
+    tt_data: np.ndarray,
+    mask: int,
+    h: np.uint64,
+    move: int,
+    score: int,
+    depth: int,
+    flag: int,
+    ply: int,
+) -> None:
     if score > MATE - MAX_PLY:
         score += ply
     elif score < -MATE + MAX_PLY:
@@ -122,9 +145,21 @@ def _tt_store(tt_keys: np.ndarray, tt_data: np.ndarray, mask: int, h: np.uint64,
 
 
 @njit
-def qsearch(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
-            side: int, ply: int, alpha: int, beta: int, moves: np.ndarray,
-            params: np.ndarray, stats: np.ndarray, stop: np.ndarray) -> int:
+def qsearch(
+    w: np.uint64,
+    b: np.uint64,
+    k: np.uint64,
+    o0: np.uint64,
+    o1: np.uint64,
+    side: int,
+    ply: int,
+    alpha: int,
+    beta: int,
+    moves: np.ndarray,
+    params: np.ndarray,
+    stats: np.ndarray,
+    stop: np.ndarray,
+) -> int:
     """Quiescence search over zapping moves (those that only zap own Pawns skipped)."""
     stats[S_NODES] += 1
     if ply > stats[S_SELDEPTH]:
@@ -156,8 +191,9 @@ def qsearch(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint
         nopp = popcount(nb if side == 0 else nw)
         if nopp == opp_n and nown < own_n:
             continue  # blunder: zaps only own pawns
-        score = -qsearch(nw, nb, nk, n0, n1, 1 - side, ply + 1, -beta, -alpha, moves,
-                         params, stats, stop)
+        score = -qsearch(
+            nw, nb, nk, n0, n1, 1 - side, ply + 1, -beta, -alpha, moves, params, stats, stop
+        )
         if stop[0]:
             return 0
         if score > best:
@@ -170,12 +206,34 @@ def qsearch(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint
 
 
 @njit
-def pvs(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64, side: int,
-        depth: int, ply: int, alpha: int, beta: int, is_pv: int, allow_null: int,
-        irrev: int, boards: np.ndarray, hashes: np.ndarray, moves: np.ndarray,
-        scores: np.ndarray, killers: np.ndarray, history: np.ndarray, tt_keys: np.ndarray,
-        tt_data: np.ndarray, params: np.ndarray, stats: np.ndarray,
-        stop: np.ndarray) -> int:
+def pvs(
+    w: np.uint64,
+    b: np.uint64,
+    k: np.uint64,
+    o0: np.uint64,
+    o1: np.uint64,
+    side: int,
+    depth: int,
+    ply: int,
+    alpha: int,
+    beta: int,
+    is_pv: int,
+    allow_null: int,
+    irrev: int,
+    boards: np.ndarray,
+    hashes: np.ndarray,
+    moves: np.ndarray,
+    scores: np.ndarray,
+    killers: np.ndarray,
+    history: np.ndarray,
+    tt_keys: np.ndarray,
+    tt_data: np.ndarray,
+    params: np.ndarray,
+    stats: np.ndarray,
+    stop: np.ndarray,
+    cb_kings: np.ndarray,
+    cb_pawn: np.ndarray,
+) -> int:
     """Negamax principal-variation search; score from ``side``'s view.
 
     ``boards[ply + 1]`` holds this position and ``boards[ply]`` the one before (Ko rule);
@@ -199,9 +257,39 @@ def pvs(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64, 
                 d = params[P_DRAW]
                 return d if side == stats[S_ROOT_SIDE] else -d
             i -= 2
+    if ply > 0 and cb_kings.shape[0] > 0 and popcount(w | b) <= 3:
+        ko = ko_between(
+            boards[ply, 0],
+            boards[ply, 1],
+            boards[ply, 2],
+            boards[ply, 3],
+            boards[ply, 4],
+            w,
+            b,
+            k,
+            o0,
+            o1,
+        )
+        code = probe_code(cb_kings, cb_pawn, w, b, k, o0, o1, side, ko)
+        if code == CODE_WIN:
+            return CB_WIN - ply
+        if code == CODE_LOSS:
+            return -(CB_WIN - ply)
+        if code == CODE_DRAW:
+            d = params[P_DRAW]
+            return d if side == stats[S_ROOT_SIDE] else -d
     if ply >= MAX_PLY - 2:
-        return evaluate(w, b, k, o0, o1, side, laser_path(w, b, k, o0, o1, 0),
-                        laser_path(w, b, k, o0, o1, 1), params)
+        return evaluate(
+            w,
+            b,
+            k,
+            o0,
+            o1,
+            side,
+            laser_path(w, b, k, o0, o1, 0),
+            laser_path(w, b, k, o0, o1, 1),
+            params,
+        )
     if depth <= 0:
         stats[S_NODES] -= 1
         return qsearch(w, b, k, o0, o1, side, ply, alpha, beta, moves, params, stats, stop)
@@ -251,9 +339,34 @@ def pvs(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64, 
             boards[ply + 2, 3] = o0
             boards[ply + 2, 4] = o1
             r = 2 if depth < 6 else 3
-            score = -pvs(w, b, k, o0, o1, 1 - side, depth - 1 - r, ply + 1, -beta, -beta + 1,
-                         zero, zero, gply + 1, boards, hashes, moves, scores, killers,
-                         history, tt_keys, tt_data, params, stats, stop)
+            score = -pvs(
+                w,
+                b,
+                k,
+                o0,
+                o1,
+                1 - side,
+                depth - 1 - r,
+                ply + 1,
+                -beta,
+                -beta + 1,
+                zero,
+                zero,
+                gply + 1,
+                boards,
+                hashes,
+                moves,
+                scores,
+                killers,
+                history,
+                tt_keys,
+                tt_data,
+                params,
+                stats,
+                stop,
+                cb_kings,
+                cb_pawn,
+            )
             if stop[0]:
                 return 0
             if score >= beta:
@@ -276,8 +389,12 @@ def pvs(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64, 
             sc[i] = history[side, m & 0x3FFF]
 
     fut_depth = params[P_FUT_DEPTH]
-    futile = (not is_pv and depth <= fut_depth and abs(alpha) < MATE - MAX_PLY
-              and static + 120 * depth + 80 <= alpha)
+    futile = (
+        not is_pv
+        and depth <= fut_depth
+        and abs(alpha) < MATE - MAX_PLY
+        and static + 120 * depth + 80 <= alpha
+    )
     r1 = params[P_LMR_R1]
     r2 = params[P_LMR_R2]
     best = -INF
@@ -334,9 +451,34 @@ def pvs(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64, 
                     ext = 1
             nd = depth - 1 + ext
             if legal == 1:
-                score = -pvs(nw, nb, nk, n0, n1, 1 - side, nd, ply + 1, -beta, -alpha,
-                             is_pv, one, new_irrev, boards, hashes, moves, scores, killers,
-                             history, tt_keys, tt_data, params, stats, stop)
+                score = -pvs(
+                    nw,
+                    nb,
+                    nk,
+                    n0,
+                    n1,
+                    1 - side,
+                    nd,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    is_pv,
+                    one,
+                    new_irrev,
+                    boards,
+                    hashes,
+                    moves,
+                    scores,
+                    killers,
+                    history,
+                    tt_keys,
+                    tt_data,
+                    params,
+                    stats,
+                    stop,
+                    cb_kings,
+                    cb_pawn,
+                )
             else:
                 red = 0
                 if depth >= 2 and zapped == 0 and not is_killer and m != tt_move:
@@ -346,17 +488,92 @@ def pvs(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64, 
                         red = 1
                     if red >= nd:
                         red = nd - 1 if nd > 1 else 0
-                score = -pvs(nw, nb, nk, n0, n1, 1 - side, nd - red, ply + 1, -alpha - 1,
-                             -alpha, zero, one, new_irrev, boards, hashes, moves, scores,
-                             killers, history, tt_keys, tt_data, params, stats, stop)
+                score = -pvs(
+                    nw,
+                    nb,
+                    nk,
+                    n0,
+                    n1,
+                    1 - side,
+                    nd - red,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    zero,
+                    one,
+                    new_irrev,
+                    boards,
+                    hashes,
+                    moves,
+                    scores,
+                    killers,
+                    history,
+                    tt_keys,
+                    tt_data,
+                    params,
+                    stats,
+                    stop,
+                    cb_kings,
+                    cb_pawn,
+                )
                 if red > 0 and score > alpha and not stop[0]:
-                    score = -pvs(nw, nb, nk, n0, n1, 1 - side, nd, ply + 1, -alpha - 1,
-                                 -alpha, zero, one, new_irrev, boards, hashes, moves, scores,
-                                 killers, history, tt_keys, tt_data, params, stats, stop)
+                    score = -pvs(
+                        nw,
+                        nb,
+                        nk,
+                        n0,
+                        n1,
+                        1 - side,
+                        nd,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        zero,
+                        one,
+                        new_irrev,
+                        boards,
+                        hashes,
+                        moves,
+                        scores,
+                        killers,
+                        history,
+                        tt_keys,
+                        tt_data,
+                        params,
+                        stats,
+                        stop,
+                        cb_kings,
+                        cb_pawn,
+                    )
                 if is_pv and score > alpha and score < beta and not stop[0]:
-                    score = -pvs(nw, nb, nk, n0, n1, 1 - side, nd, ply + 1, -beta, -alpha,
-                                 one, one, new_irrev, boards, hashes, moves, scores,
-                                 killers, history, tt_keys, tt_data, params, stats, stop)
+                    score = -pvs(
+                        nw,
+                        nb,
+                        nk,
+                        n0,
+                        n1,
+                        1 - side,
+                        nd,
+                        ply + 1,
+                        -beta,
+                        -alpha,
+                        one,
+                        one,
+                        new_irrev,
+                        boards,
+                        hashes,
+                        moves,
+                        scores,
+                        killers,
+                        history,
+                        tt_keys,
+                        tt_data,
+                        params,
+                        stats,
+                        stop,
+                        cb_kings,
+                        cb_pawn,
+                    )
             if stop[0]:
                 return 0
         if score > best:
@@ -388,18 +605,63 @@ def pvs(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64, 
 
 
 @njit(nogil=True)
-def search_root(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
-                side: int, depth: int, alpha: int, beta: int, irrev: int,
-                boards: np.ndarray, hashes: np.ndarray, moves: np.ndarray,
-                scores: np.ndarray, killers: np.ndarray, history: np.ndarray,
-                tt_keys: np.ndarray, tt_data: np.ndarray, params: np.ndarray,
-                stats: np.ndarray, stop: np.ndarray) -> int:
+def search_root(
+    w: np.uint64,
+    b: np.uint64,
+    k: np.uint64,
+    o0: np.uint64,
+    o1: np.uint64,
+    side: int,
+    depth: int,
+    alpha: int,
+    beta: int,
+    irrev: int,
+    boards: np.ndarray,
+    hashes: np.ndarray,
+    moves: np.ndarray,
+    scores: np.ndarray,
+    killers: np.ndarray,
+    history: np.ndarray,
+    tt_keys: np.ndarray,
+    tt_data: np.ndarray,
+    params: np.ndarray,
+    stats: np.ndarray,
+    stop: np.ndarray,
+    cb_kings: np.ndarray,
+    cb_pawn: np.ndarray,
+) -> int:
     """One iteration at the root (``boards[0]`` = the board before the last move,
     ``boards[1]`` = the root). Best move and score land in ``stats[8]`` / ``stats[9]``."""
     one = np.int64(1)
     zero = np.int64(0)
-    return pvs(w, b, k, o0, o1, side, depth, zero, alpha, beta, one, one, irrev, boards,
-               hashes, moves, scores, killers, history, tt_keys, tt_data, params, stats, stop)
+    return pvs(
+        w,
+        b,
+        k,
+        o0,
+        o1,
+        side,
+        depth,
+        zero,
+        alpha,
+        beta,
+        one,
+        one,
+        irrev,
+        boards,
+        hashes,
+        moves,
+        scores,
+        killers,
+        history,
+        tt_keys,
+        tt_data,
+        params,
+        stats,
+        stop,
+        cb_kings,
+        cb_pawn,
+    )
 
 
 @njit
@@ -438,8 +700,13 @@ class Engine:
     (:func:`bitgames.leiserchess.eval.default_params`).
     """
 
-    def __init__(self, tt_bits: int = 20, params: np.ndarray | None = None) -> None:
+    def __init__(
+        self, tt_bits: int = 20, params: np.ndarray | None = None, closebook: Any = None
+    ) -> None:
         self.params = default_params() if params is None else params.copy()
+        empty = np.zeros(0, dtype=np.uint8)
+        self.cb_kings = closebook.kings if closebook is not None else empty
+        self.cb_pawn = closebook.pawn if closebook is not None else empty
         self.tt_keys = np.zeros(1 << tt_bits, dtype=np.uint64)
         self.tt_data = np.zeros(1 << tt_bits, dtype=np.uint64)
         self.tt_mask = (1 << tt_bits) - 1
@@ -457,18 +724,30 @@ class Engine:
         """Ask a running search to stop (thread-safe)."""
         self.stop_flag[0] = 1
 
-    def search(self, board: Any, depth: int | None = None, seconds: float | None = None,
-               nodes: int | None = None, info: InfoCallback | None = None,
-               soft_seconds: float | None = None) -> SearchResult:
+    def search(
+        self,
+        board: Any,
+        depth: int | None = None,
+        seconds: float | None = None,
+        nodes: int | None = None,
+        info: InfoCallback | None = None,
+        soft_seconds: float | None = None,
+    ) -> SearchResult:
         """Search ``board`` to ``depth`` plies, or for ``seconds`` (hard limit), or
         ``nodes``. Iterations start only before ``soft_seconds`` (default half of
         ``seconds``). Returns the best move of the last finished iteration."""
         with self._lock:
             return self._search(board, depth, seconds, nodes, info, soft_seconds)
 
-    def _search(self, board: Any, depth: int | None, seconds: float | None,
-                nodes: int | None, info: InfoCallback | None,
-                soft_seconds: float | None) -> SearchResult:
+    def _search(
+        self,
+        board: Any,
+        depth: int | None,
+        seconds: float | None,
+        nodes: int | None,
+        info: InfoCallback | None,
+        soft_seconds: float | None,
+    ) -> SearchResult:
         from bitgames.core.errors import BitgamesError
 
         legal = [m.code for m in board.legal_moves]
@@ -515,10 +794,29 @@ class Engine:
             for d in range(1, max_depth + 1):
                 stats[S_SELDEPTH] = 0
                 stats[8] = -1
-                score = int(search_root(*bb, board.turn, d, -INF, INF, irrev, boards, hashes,
-                                        moves, scores, self.killers, self.history,
-                                        self.tt_keys, self.tt_data, self.params, stats,
-                                        self.stop_flag))
+                score = int(
+                    search_root(
+                        *bb,
+                        board.turn,
+                        d,
+                        -INF,
+                        INF,
+                        irrev,
+                        boards,
+                        hashes,
+                        moves,
+                        scores,
+                        self.killers,
+                        self.history,
+                        self.tt_keys,
+                        self.tt_data,
+                        self.params,
+                        stats,
+                        self.stop_flag,
+                        self.cb_kings,
+                        self.cb_pawn,
+                    )
+                )
                 total_nodes = int(stats[S_NODES])
                 if self.stop_flag[0] and d > 1:
                     # keep a partial iteration's move only if it was searched fully first
@@ -530,8 +828,16 @@ class Engine:
                 pv = self._pv(board, best)
                 elapsed = time.perf_counter() - start
                 if info is not None:
-                    info({"depth": d, "seldepth": int(stats[S_SELDEPTH]), "score": best_score,
-                          "nodes": total_nodes, "time": elapsed, "pv": pv})
+                    info(
+                        {
+                            "depth": d,
+                            "seldepth": int(stats[S_SELDEPTH]),
+                            "score": best_score,
+                            "nodes": total_nodes,
+                            "time": elapsed,
+                            "pv": pv,
+                        }
+                    )
                 if self.stop_flag[0]:
                     break
                 if abs(best_score) > MATE - MAX_PLY and d > 1:

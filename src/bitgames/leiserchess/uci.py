@@ -36,13 +36,22 @@ class UciSession:
     """State of one UCI conversation; :meth:`handle` takes one input line."""
 
     def __init__(self, out: TextIO, err: TextIO) -> None:
+        from bitgames.leiserchess import closebook
         from bitgames.leiserchess.board import Board
         from bitgames.leiserchess.search import Engine
 
         self.out = out
         self.err = err
         self._out_lock = threading.Lock()
-        self.engine = Engine()
+        book = None
+        path = closebook.default_path()
+        if path.exists():
+            try:
+                book = closebook.Closebook.load(path)
+                self.log(f"closebook loaded from {path}")
+            except (ValueError, OSError) as exc:
+                self.log(f"closebook not loaded: {exc}")
+        self.engine = Engine(closebook=book)
         self.board = Board()
         self._thread: threading.Thread | None = None
         self._infinite = False

@@ -1,0 +1,43 @@
+"""Leiserchess figures: perft speed (pseudo-legal and legal) and search speed.
+
+Run: python benchmarks/leiserchess_bench.py [--depth 9] [--seconds 10]
+Prints one line per figure; kernels are warmed first (compile time excluded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+from bitgames.core import jit
+from bitgames.leiserchess.board import Board
+from bitgames.leiserchess.perft import perft_board
+from bitgames.leiserchess.search import Engine
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--depth", type=int, default=9, help="fixed search depth from the start")
+    ap.add_argument("--seconds", type=float, default=10.0, help="timed search length")
+    args = ap.parse_args()
+    jit.warmup(["leiserchess"])
+    print(f"load average before: {os.getloadavg()[0]:.2f}")
+    board = Board()
+    for legal in (False, True):
+        start = time.perf_counter()
+        n = perft_board(board, 4, legal=legal)["total"]
+        s = time.perf_counter() - start
+        kind = "legal" if legal else "pseudo-legal"
+        print(f"perft 4 {kind}: {n} leaves in {s:.3f} s = {n / s / 1e6:.1f} M leaves/s")
+    res = Engine().search(board, depth=args.depth)
+    print(f"search depth {args.depth} from start: {res.nodes} nodes in {res.seconds:.2f} s"
+          f" = {res.nps / 1e6:.2f} M nodes/s (best {res.best}, score {res.score})")
+    res = Engine().search(board, seconds=args.seconds)
+    print(f"search {args.seconds:.0f} s from start: depth {res.depth}, {res.nodes} nodes"
+          f" = {res.nps / 1e6:.2f} M nodes/s (best {res.best}, score {res.score})")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
