@@ -155,6 +155,22 @@ def stable_discs(p: np.uint64, o: np.uint64) -> np.uint64:
 
 
 @njit
+def corner_stability(p: np.uint64) -> int:
+    """Number of ``p``'s discs on a corner or next to an own corner along an edge.
+
+    A cheap lower bound of the stable discs, used as a move-ordering term.
+    """
+    corners = p & _CORNERS
+    near = (
+        ((corners & U(0x0100_0000_0000_0001)) << U(1))  # b1, b8 next to a1, a8
+        | ((corners & U(0x8000_0000_0000_0080)) >> U(1))  # g1, g8 next to h1, h8
+        | ((corners & U(0x0000_0000_0000_0081)) << U(8))  # a2, h2 above a1, h1
+        | ((corners & U(0x8100_0000_0000_0000)) >> U(8))  # a7, h7 below a8, h8
+    )
+    return popcount(corners | (near & p))
+
+
+@njit
 def _solve1(p: np.uint64, o: np.uint64, x: int) -> int:
     """Exact score with one empty square ``x`` (counts flips, never makes the move)."""
     n = popcount(flips(p, o, x))
@@ -333,7 +349,7 @@ def _order_moves(
                 & empties
                 & ~bit
             )
-            val = -(mob << 15) - (pot << 6) + SQUARE_VALUE[x]
+            val = -(mob << 15) + (corner_stability(co) << 11) - (pot << 6) + SQUARE_VALUE[x]
             if odd & bit:
                 val += 1 << 9
         msq[n, k] = x
@@ -369,8 +385,14 @@ def _nws(
     mflip: np.ndarray,
     stats: np.ndarray,
 ) -> int:
-    """Null-window search (is the score > alpha?) with more than :data:`SHALLOW` empties."""
+    """Null-window search (is the score > alpha?) with more than :data:`SHALLOW` empties.
+
+    ``stats[1]`` nonzero asks the search to stop: it unwinds at once (its results and
+    table entries are then meaningless; callers clear the table).
+    """
     stats[0] += 1
+    if stats[1] != 0:
+        return alpha
     moves = legal_moves(p, o)
     if moves == _ZERO:
         if legal_moves(o, p) == _ZERO:
@@ -447,6 +469,8 @@ def _pvs(
 ) -> int:
     """Full-window search along the principal variation; fills ``pv[ply]``."""
     stats[0] += 1
+    if stats[1] != 0:
+        return alpha
     pv_len[ply] = 0
     moves = legal_moves(p, o)
     if moves == _ZERO:
@@ -510,7 +534,7 @@ def _pvs(
     return best
 
 
-@njit
+@njit(nogil=True)
 def solve_kernel(
     p: np.uint64,
     o: np.uint64,
@@ -521,7 +545,11 @@ def solve_kernel(
     pv: np.ndarray,
     stats: np.ndarray,
 ) -> tuple[int, int]:
-    """Solve ``(p, o)`` in the window (alpha, beta); return (score, PV length in ``pv``)."""
+    """Solve ``(p, o)`` in the window (alpha, beta); return (score, PV length in ``pv``).
+
+    ``stats[0]`` counts nodes; setting ``stats[1]`` nonzero (from another thread: the
+    kernel releases the GIL) stops the search early with a meaningless result.
+    """
     n = 64 - popcount(p | o)
     msq = np.zeros((61, 40), dtype=np.int64)
     mval = np.zeros((61, 40), dtype=np.int64)
