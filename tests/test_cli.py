@@ -20,19 +20,28 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
 
 
 def test_help_does_not_import_numba() -> None:
+    """Every game's help and every command's help, without loading numba."""
     code = (
         "import sys\n"
-        "from bitgames.cli import build_parser\n"
-        "for argv in (['--help'], ['othello', '--help'], ['othello', 'solve', '--help'],"
-        " ['othello', 'perft', '--help']):\n"
+        "from bitgames.cli import build_parser, installed_games\n"
+        "parser = build_parser()\n"
+        "games = parser._subparsers._group_actions[0].choices\n"
+        "argvs = [['--help']]\n"
+        "for game in installed_games():\n"
+        "    argvs.append([game, '--help'])\n"
+        "    commands = games[game]._subparsers._group_actions[0].choices\n"
+        "    argvs += [[game, c, '--help'] for c in commands]\n"
+        "for argv in argvs:\n"
         "    try:\n"
-        "        build_parser().parse_args(argv)\n"
+        "        parser.parse_args(argv)\n"
         "    except SystemExit:\n"
         "        pass\n"
         "assert 'numba' not in sys.modules, 'numba imported by --help'\n"
+        "print(len(argvs))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
+    assert int(out.stdout.split()[-1]) >= 4
 
 
 @pytest.mark.parametrize(

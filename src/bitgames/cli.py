@@ -74,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="delete numba's compiled-code cache",
         description="Delete every cached version of the compiled kernels.",
     )
+    add_json_flag(cache)
     cache.set_defaults(func=_cmd_cache_clear)
 
     for game in installed_games():
@@ -109,7 +110,11 @@ def _cmd_cache_clear(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
     removed = jit.clear_cache()
-    print(f"removed {len(removed)} cache director{'y' if len(removed) == 1 else 'ies'}")
+    emit(
+        {"removed": [str(p) for p in removed]},
+        args.json,
+        f"removed {len(removed)} cache director{'y' if len(removed) == 1 else 'ies'}",
+    )
     return 0
 
 

@@ -5,17 +5,22 @@
 'B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12'
 """
 
-from bitgames.draughts.board import (
-    BLACK,
-    WHITE,
-    AmbiguousMoveError,
-    Board,
-    DraughtsError,
-    DrawRules,
-    IllegalMoveError,
-    InvalidFenError,
-    Move,
-)
+from typing import TYPE_CHECKING
+
+from bitgames.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from bitgames.draughts.board import (
+        BLACK,
+        WHITE,
+        AmbiguousMoveError,
+        Board,
+        DraughtsError,
+        DrawRules,
+        IllegalMoveError,
+        InvalidFenError,
+        Move,
+    )
 
 __all__ = [
     "BLACK",
@@ -28,3 +33,5 @@ __all__ = [
     "InvalidFenError",
     "Move",
 ]
+
+__getattr__ = lazy_exports(__name__, {name: "board" for name in __all__})

@@ -5,18 +5,23 @@
 'E5'
 """
 
-from bitgames.go.board import (
-    BLACK,
-    EMPTY,
-    PASS,
-    RESIGN,
-    WHITE,
-    Board,
-    IllegalMoveError,
-    Rules,
-    point_to_vertex,
-    vertex_to_point,
-)
+from typing import TYPE_CHECKING
+
+from bitgames.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from bitgames.go.board import (
+        BLACK,
+        EMPTY,
+        PASS,
+        RESIGN,
+        WHITE,
+        Board,
+        IllegalMoveError,
+        Rules,
+        point_to_vertex,
+        vertex_to_point,
+    )
 
 __all__ = [
     "BLACK",
@@ -30,3 +35,5 @@ __all__ = [
     "point_to_vertex",
     "vertex_to_point",
 ]
+
+__getattr__ = lazy_exports(__name__, {name: "board" for name in __all__})

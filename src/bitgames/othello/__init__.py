@@ -6,23 +6,18 @@ line to build its help) does not load numba.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from bitgames.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from bitgames.othello.board import BLACK, WHITE, Board, Move
-    from bitgames.othello.solver import SolveResult, Solver, solve
+    from bitgames.othello.solver import Solver, SolveResult, solve
 
 __all__ = ["BLACK", "WHITE", "Board", "Move", "SolveResult", "Solver", "solve"]
 
-_HOME = {
-    "BLACK": "board", "WHITE": "board", "Board": "board", "Move": "board",
-    "SolveResult": "solver", "Solver": "solver", "solve": "solver",
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _HOME:
-        import importlib
-
-        return getattr(importlib.import_module(f"bitgames.othello.{_HOME[name]}"), name)
-    raise AttributeError(f"module 'bitgames.othello' has no attribute {name!r}")
+__getattr__ = lazy_exports(
+    __name__,
+    {"BLACK": "board", "WHITE": "board", "Board": "board", "Move": "board",
+     "SolveResult": "solver", "Solver": "solver", "solve": "solver"},
+)
