@@ -31,8 +31,14 @@ def _ours(board: Board) -> list[int]:
     return [board.color_at(p) for p in range(board.points)]
 
 
-def _sgfmill_legal(sb: boards.Board, size: int, colour: str, ko: tuple[int, int] | None,
-                   multi_suicide: bool, seen: set[tuple[int, ...]] | None) -> set[int]:
+def _sgfmill_legal(
+    sb: boards.Board,
+    size: int,
+    colour: str,
+    ko: tuple[int, int] | None,
+    multi_suicide: bool,
+    seen: set[tuple[int, ...]] | None,
+) -> set[int]:
     """Legal points for ``colour`` computed with sgfmill alone."""
     legal = set()
     for row in range(size):
@@ -70,8 +76,9 @@ def _random_game(seed: int, size: int, rules: str, check_legal_every: int) -> No
         colour = COLOUR[board.turn]
         moves = board.legal_moves
         if check_legal_every and ply % check_legal_every == 0:
-            expected = _sgfmill_legal(sb, size, colour, None if psk else sgf_ko, multi,
-                                      seen if psk else None)
+            expected = _sgfmill_legal(
+                sb, size, colour, None if psk else sgf_ko, multi, seen if psk else None
+            )
             assert set(moves) - {PASS} == expected, (seed, ply)
         points = [m for m in moves if m != PASS]
         if not points or rnd.random() < 0.01:
