@@ -117,3 +117,58 @@ def test_save_load(tmp_path, book: cb.Closebook) -> None:  # type: ignore[no-unt
     assert np.array_equal(again.kings, book.kings)
     with pytest.raises(ValueError, match="no closebook"):
         cb.Closebook.load(tmp_path / "missing.npz")
+
+
+@pytest.fixture(scope="module")
+def full_book(kings_values: np.ndarray) -> tuple[cb.Closebook, np.ndarray]:
+    pawn_values = cb.solve_pawn(kings_values)
+    return cb.Closebook(cb.pack(kings_values), cb.pack(pawn_values)), pawn_values
+
+
+@pytest.mark.slow
+def test_pawn_table_is_consistent(full_book: tuple[cb.Closebook, np.ndarray]) -> None:
+    book, values = full_book
+    rng = random.Random(4)
+    checked = 0
+    while checked < 1500:
+        i = rng.randrange(256**3 * 2)  # Ko state 0
+        if values[i] == retro.INVALID:
+            continue
+        check_state(Board(fen_of_state(i, 1)), book)
+        checked += 1
+
+
+@pytest.mark.slow
+def test_pawn_table_ko_states(full_book: tuple[cb.Closebook, np.ndarray]) -> None:
+    book, _ = full_book
+    # swaps of a Pawn with the enemy King and of the two Kings, nothing zapped
+    cases = [("ss7/8/8/8/8/8/6nw1/7NN W", "h0g1"), ("8/8/8/8/8/3NW4/8/3NNnn3 W", "d0e0")]
+    for fen, move in cases:
+        board = Board(fen)
+        board.push(move)
+        assert board.result() == "*"
+        check_state(board, book)
+
+
+@pytest.mark.slow
+def test_pawn_table_against_search(full_book: tuple[cb.Closebook, np.ndarray]) -> None:
+    book, values = full_book
+    rng = random.Random(5)
+    engine = Engine(tt_bits=14)
+    seen = 0
+    agreements = 0
+    while seen < 60:
+        i = rng.randrange(256**3 * 2)
+        if values[i] == retro.INVALID:
+            continue
+        seen += 1
+        board = Board(fen_of_state(i, 1))
+        res = engine.search(board, depth=4)
+        value = book.probe(board)
+        if res.score > MATE - 100:
+            assert value == "win"
+            agreements += 1
+        elif res.score < -MATE + 100:
+            assert value == "loss"
+            agreements += 1
+    assert agreements > 10
