@@ -286,14 +286,14 @@ def cmd_match(args: argparse.Namespace) -> int:
         ours_color = "B" if record.a_first else "W"
         n = result.n
         if args.sgf_dir is not None:
-            text = board.to_sgf().replace(
+            from bitgames.go.sgf import to_sgf
+
+            text = to_sgf(board, result=res).replace(
                 ";GM[1]",
                 f";GM[1]PB[{'bitgames' if record.a_first else name}]"
                 f"PW[{name if record.a_first else 'bitgames'}]",
                 1,
             )
-            if "RE[" not in text:
-                text = text.replace("KM[", f"RE[{res}]KM[", 1)
             (args.sgf_dir / f"game{n:04d}.sgf").write_text(text + "\n", encoding="utf-8")
         emit(
             {
