@@ -171,12 +171,14 @@ def test_recursive_kernels_have_one_signature(tmp_path: object) -> None:
         from bitgames.core import jit
         jit.warmup(["draughts"])
         from bitgames.draughts import kernels as K
-        print(len(K.capture_dfs.signatures), len(K._perft.signatures))
+        from bitgames.draughts import search as S
+        print(len(K.capture_dfs.signatures), len(K._perft.signatures),
+              len(S._pvs.signatures), len(S._quiesce.signatures))
     """)
     env = dict(os.environ, BITGAMES_CACHE_DIR=str(tmp_path))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=True).stdout.split()
-    assert out == ["1", "1"]
+    assert out == ["1", "1", "1", "1"]
 
 
 def test_kernels_run_without_jit() -> None:

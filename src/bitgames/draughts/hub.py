@@ -129,11 +129,8 @@ class HubEngine:
             self._engine = Engine(self.variant, tt_bits=self.tt_bits)
         return self._engine
 
-    def _search(self, mode: str) -> None:
+    def _search(self, engine, board: Board, mode: str) -> None:  # type: ignore[no-untyped-def]
         from bitgames.draughts.search import SearchResult
-
-        board = self.board.copy()
-        engine = self.engine
 
         def info(r: SearchResult) -> None:
             pv = " ".join(m.hub_name() for m in r.pv)
@@ -241,7 +238,11 @@ class HubEngine:
             if not self.board.legal_moves:
                 raise BitgamesError("no legal move in this position")
             mode = next(iter(args), "think")
-            self._worker = threading.Thread(target=self._search, args=(mode,), daemon=True)
+            engine = self.engine  # created here, so a "stop" always finds it
+            engine.stop_requested = False
+            self._worker = threading.Thread(target=self._search,
+                                            args=(engine, self.board.copy(), mode),
+                                            daemon=True)
             self._worker.start()
         else:
             self.log(f"ignored unknown command {command!r}")

@@ -1,0 +1,121 @@
+"""Hub protocol: scripted transcripts, bad input, stop/ping during a search, a subprocess."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+
+from bitgames.draughts import Board
+from bitgames.draughts.hub import HubEngine, board_from_hub, board_to_hub, parse_line
+
+START = "W" + "b" * 12 + "e" * 8 + "w" * 12
+
+
+def run(lines: list[str]) -> list[str]:
+    out, err = io.StringIO(), io.StringIO()
+    HubEngine(out=out, err=err).run(lines)
+    return out.getvalue().splitlines()
+
+
+def test_parse_line() -> None:
+    assert parse_line('info depth=3 pv="1-5 28-24" flag') == (
+        "info", {"depth": "3", "pv": "1-5 28-24", "flag": ""})
+
+
+def test_positions_round_trip() -> None:
+    board = board_from_hub(START, "russian")
+    assert board == Board() and board_to_hub(board) == START
+    english = board_from_hub("B" + START[1:], "english")
+    assert english == Board(variant="english")
+    odd = Board("B:WKd4,a1:Bb8,Kh2")
+    assert board_from_hub(board_to_hub(odd), "russian") == odd
+
+
+def test_handshake_search_and_done() -> None:
+    lines = run(["hub", "set-param name=variant value=russian", "init",
+                 f'pos pos={START} moves="22-17 9-13"', "level depth=4", "go think"])
+    assert lines[:5] == [
+        'id name=bitgames-draughts version=0.1.0 author="bitgames authors" country=none',
+        'param name=variant value=russian type=enum values="russian english"',
+        "param name=tt-bits value=20 type=int min=10 max=26",
+        "wait",
+        "ready",
+    ]
+    infos = [parse_line(x)[1] for x in lines if x.startswith("info")]
+    assert [int(i["depth"]) for i in infos] == [1, 2, 3, 4]
+    assert all(k in infos[-1] for k in ("score", "nodes", "time", "nps", "pv"))
+    command, args = parse_line(lines[-1])
+    assert command == "done"
+    board = Board()
+    board.push(board.parse_move("22-17"))
+    board.push(board.parse_move("9-13"))
+    move = board.parse_move(args["move"])
+    assert move in list(board.legal_moves)
+    board.push(move)
+    assert board.parse_move(args["ponder"]) in list(board.legal_moves)
+
+
+def test_english_game_through_the_protocol() -> None:
+    board = Board(variant="english")
+    engine = HubEngine(out=io.StringIO(), err=io.StringIO())
+    engine.run(["set-param name=variant value=english", "init", "level depth=3"])
+    moves: list[str] = []
+    while not board.is_game_over() and len(moves) < 40:
+        out = io.StringIO()
+        engine.out = out
+        extra = f' moves="{" ".join(moves)}"' if moves else ""
+        engine.run([f"pos pos=B{START[1:]}{extra}", "go think"])
+        done = parse_line(out.getvalue().splitlines()[-1])[1]["move"]
+        board.push(board.parse_move(done))
+        moves.append(done)
+    assert len(moves) >= 20
+
+
+def test_bad_lines_get_errors_and_the_engine_keeps_running() -> None:
+    lines = run([
+        "hub", "init",
+        'pos pos="unterminated',
+        "pos pos=Xeee",
+        f'pos pos={START} moves="22-17 22-17"',
+        "level fast",
+        "level depth=abc",
+        "set-param name=variant value=chess",
+        "set-param name=tt-bits value=99",
+        "frobnicate now",
+        "",
+        "ping",
+    ])
+    errors = [x for x in lines if x.startswith("error")]
+    assert len(errors) == 7 and all('message="' in e for e in errors)
+    assert lines[-1] == "pong"
+
+
+def test_stop_and_ping_during_an_infinite_search() -> None:
+    lines = run([f"pos pos={START}", "level infinite", "go analyze", "ping", "stop",
+                 "ping"])
+    assert "pong" in lines[:-1] and lines[-1] == "pong"
+    done = [x for x in lines if x.startswith("done")]
+    assert len(done) == 1
+    assert Board().parse_move(parse_line(done[0])[1]["move"]) in list(Board().legal_moves)
+
+
+def test_new_game_and_level_forms() -> None:
+    lines = run([f"pos pos={START}", "new-game", "level move-time=0.2", "go think",
+                 "level time=10 moves=20 inc=0.1", "go think", "level nodes=3000",
+                 "go think", "ponder-hit", "quit", "ping"])
+    assert len([x for x in lines if x.startswith("done")]) == 3
+    assert "pong" not in lines  # nothing is read after quit
+
+
+def test_hub_command_quits_on_end_of_input() -> None:
+    env = dict(os.environ)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bitgames.cli", "draughts", "hub"],
+        input=f"hub\ninit\npos pos={START}\nlevel depth=3\ngo think\n",
+        capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0
+    out = proc.stdout.splitlines()
+    assert out[3:5] == ["wait", "ready"] and out[-1].startswith("done move=")
+    assert "compiling" not in proc.stdout  # logs go to stderr only
