@@ -231,7 +231,8 @@ def cmd_match(args: argparse.Namespace) -> int:
         print(f"game {result.n}: A {record.a_score} ({record.plies} plies)  {result.summary()}",
               file=sys.stderr, flush=True)
 
-    result = run_match(player(args.a), player(args.b), Board, openings,
+    new_board: Any = Board
+    result = run_match(player(args.a), player(args.b), new_board, openings,
                        max_plies=args.max_plies, on_game=progress)
     rec = result.to_dict()
     rec.update({"a": args.a, "b": args.b, "depth": args.depth,

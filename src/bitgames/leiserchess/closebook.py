@@ -10,16 +10,18 @@ the King of the other colour). Pieces are coded ``square * 4 + orientation`` (25
 * Pawn table: ``(((ko * 2 + owner) * 256 + pawn) * 256 + mover_king) * 256 + other_king``,
   ko 0..2, owner 0 = the side to move's Pawn (100 663 296 states).
 
-Values are stored two bits per state: 0 draw (or not a position), 1 win, 2 loss, for the
-side to move. Cycles (repetitions) are draws; the 50-move rule is not modelled. Positions
-where the side that just moved still has its beam on a piece cannot arise and count as
-draws. The pawn table takes a few minutes to build (``bitgames leiserchess closebook
+Values are stored two bits per state: 0 draw, 1 win, 2 loss (for the side to move), 3 not
+a position (pieces on one square, or the side that just moved still has its beam on a
+piece, which cannot arise). Cycles (repetitions) are draws; the 50-move rule is not
+modelled. The pawn table takes a few minutes to build (``bitgames leiserchess closebook
 build``); ``--kings-only`` takes a second.
 
 >>> book = build(kings_only=True)
 >>> from bitgames.leiserchess.board import Board
->>> book.probe(Board("ss7/8/8/8/8/8/8/WW7 W"))  # a0R zaps the Lavender King
+>>> book.probe(Board("7ww/8/8/8/8/8/7WW/8 W"))  # h1R zaps the Lavender King
 'win'
+>>> book.probe(Board("ss7/8/8/8/8/8/8/WW7 W")) is None  # Lavender's beam is on h0: unreachable
+True
 """
 
 from __future__ import annotations
@@ -58,7 +60,10 @@ MAX_PREDS = 80
 CODE_DRAW = 0
 CODE_WIN = 1
 CODE_LOSS = 2
+CODE_INVALID = 3
 RESULT_NAMES = ("draw", "win", "loss")
+#: File format version (2: code 3 marks states that are not positions).
+VERSION = 2
 
 
 @njit(inline="always")
@@ -310,12 +315,19 @@ def kings_predecessors(s: int, ctx: np.ndarray, out: np.ndarray) -> int:
 
 @njit
 def pack(values: np.ndarray) -> np.ndarray:
-    """Two bits per state: 0 draw / not a position, 1 win, 2 loss."""
+    """Two bits per state: 0 draw, 1 win, 2 loss, 3 not a position."""
     n = values.shape[0]
     out = np.zeros((n + 3) // 4, dtype=np.uint8)
     for i in range(n):
         v = values[i]
-        c = 1 if v == retro.WIN else (2 if v == retro.LOSS else 0)
+        if v == retro.WIN:
+            c = CODE_WIN
+        elif v == retro.LOSS:
+            c = CODE_LOSS
+        elif v == retro.INVALID:
+            c = CODE_INVALID
+        else:
+            c = CODE_DRAW
         out[i >> 2] |= np.uint8(c << ((i & 3) * 2))
     return out
 
@@ -324,8 +336,8 @@ def pack(values: np.ndarray) -> np.ndarray:
 def probe_code(packed_kings: np.ndarray, packed_pawn: np.ndarray, w: np.uint64,
                b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64, side: int,
                ko: int) -> int:
-    """Stored code (0 draw, 1 win, 2 loss for the side to move), or -1 when the position
-    is not covered (or the Pawn table is not loaded)."""
+    """Stored code (0 draw, 1 win, 2 loss for the side to move, 3 not a reachable
+    position), or -1 when the position is not covered (or its table is not loaded)."""
     hp, i = state_index(w, b, k, o0, o1, side, ko)
     if hp < 0:
         return -1
@@ -383,10 +395,10 @@ class Closebook:
             prev = tuple(U(x) for x in board._boards[-2][0])
             ko = int(ko_between(*prev, *bb))
         code = int(probe_code(self.kings, self.pawn, *bb, board.turn, ko))
-        return None if code < 0 else RESULT_NAMES[code]
+        return None if code < 0 or code == CODE_INVALID else RESULT_NAMES[code]
 
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(Path(path), version=np.array([1]), kings=self.kings,
+        np.savez_compressed(Path(path), version=np.array([VERSION]), kings=self.kings,
                             pawn=self.pawn)
 
     @classmethod
@@ -399,15 +411,18 @@ class Closebook:
                 f"no closebook at {p}; build it with 'bitgames leiserchess closebook build'"
             )
         with np.load(p) as data:
-            if "version" not in data or int(data["version"][0]) != 1:
-                raise BitgamesError(f"{p} is not a version-1 Leiserchess closebook")
+            if "version" not in data or int(data["version"][0]) != VERSION:
+                raise BitgamesError(
+                    f"{p} is not a version-{VERSION} Leiserchess closebook; rebuild it"
+                )
             return cls(data["kings"].copy(), data["pawn"].copy())
+
 
 
 def default_path() -> Path:
     from bitgames.core.jit import cache_root
 
-    return cache_root() / "leiserchess-closebook-v1.npz"
+    return cache_root() / "leiserchess-closebook-v2.npz"
 
 
 def solve_kings() -> np.ndarray:
