@@ -54,7 +54,8 @@ def test_recursive_kernels_have_one_signature() -> None:
     from bitgames.othello import solver
 
     jit.warmup(["othello"])
-    for fn in (kernels.perft, solver._nws, solver._pvs, solver._shallow, solver._solve2):
+    for fn in (kernels.perft, solver._nws, solver._pvs, solver._shallow, solver._solve2,
+               solver._probe):
         assert len(fn.signatures) == 1, fn
 
 

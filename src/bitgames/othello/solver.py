@@ -8,7 +8,9 @@ The search is the one strong solvers use (see ``shared/reference/othello.md`` §
   and upper bounds and the best move; replacement keeps the deepest entries, entries of an
   older search go first;
 - fastest-first move ordering: the transposition-table move, wipe-outs, then fewest
-  opponent replies (corners counted twice), with square-value and parity terms;
+  opponent replies (corners counted twice), corner stability, potential mobility,
+  square-value and parity terms; from 16 empties on, a shallow alpha-beta search on
+  mobility and corners (1 ply, 2 from 20 empties) ranks the moves first;
 - enhanced transposition cutoff (ETC) near the root, stability cutoffs when alpha is high;
 - at 7 empties or fewer: no table, no move generation — each empty square next to an
   opponent disc is tried, odd quadrants (parity) and good squares first;
@@ -46,6 +48,11 @@ NO_MOVE = -1000  # returned by a node whose side to move has no move (internal)
 SHALLOW = 7  # at this many empties or fewer: no transposition table
 ETC_MIN = 10  # enhanced transposition cutoff from this many empties up
 BUCKET = 4
+PROBE_MIN = 16  # from this many empties on, order moves by a shallow search
+PROBE_DEEPER = 20  # ... which goes one ply deeper from this many empties on
+PROBE_DEPTH_LOW = 1
+PROBE_DEPTH_HIGH = 2
+PROBE_INF = 1 << 20
 
 _CORNERS = U(0x8100_0000_0000_0081)
 _NOT_A = U(0xFEFE_FEFE_FEFE_FEFE)
@@ -302,6 +309,38 @@ def _tt_store(
 
 
 @njit
+def _probe_eval(p: np.uint64, o: np.uint64) -> int:
+    """A cheap static evaluation for move ordering: mobility and corner discs."""
+    mp = legal_moves(p, o)
+    mo = legal_moves(o, p)
+    mob = popcount(mp) + popcount(mp & _CORNERS) - popcount(mo) - popcount(mo & _CORNERS)
+    return mob + 4 * (corner_stability(p) - corner_stability(o))
+
+
+@njit
+def _probe(p: np.uint64, o: np.uint64, depth: int, alpha: int, beta: int) -> int:
+    """Shallow alpha-beta on :func:`_probe_eval`, used to order moves far from the end."""
+    if depth == 0:
+        return _probe_eval(p, o)
+    moves = legal_moves(p, o)
+    if moves == _ZERO:
+        if legal_moves(o, p) == _ZERO:
+            return 16 * final_score(p, o)
+        return -_probe(o, p, depth, -beta, -alpha)
+    best = -(1 << 20)
+    while moves:
+        x = ctz(moves)
+        moves &= moves - _ONE
+        f = flips(p, o, x)
+        s = -_probe(o ^ f, p ^ f ^ (_ONE << U(x)), depth - 1, -beta, -max(alpha, best))
+        if s > best:
+            best = s
+            if s >= beta:
+                break
+    return best
+
+
+@njit
 def _order_moves(
     p: np.uint64,
     o: np.uint64,
@@ -350,6 +389,9 @@ def _order_moves(
                 & ~bit
             )
             val = -(mob << 15) + (corner_stability(co) << 11) - (pot << 6) + SQUARE_VALUE[x]
+            if n >= PROBE_MIN:
+                depth = PROBE_DEPTH_LOW if n < PROBE_DEEPER else PROBE_DEPTH_HIGH
+                val -= _probe(cp, co, depth, -PROBE_INF, PROBE_INF) << 20
             if odd & bit:
                 val += 1 << 9
         msq[n, k] = x
