@@ -62,6 +62,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     add_json_flag(s)
     s.set_defaults(func=cmd_solve)
 
+    from bitgames.othello import engine_cli
+
+    engine_cli.add_commands(sub)
+
 
 def _parse_board(text: str | None) -> object:
     from bitgames.othello.board import Board

@@ -121,7 +121,8 @@ def instance_index(p: np.uint64, o: np.uint64, gather: np.ndarray, b3: np.ndarra
 
 
 @njit
-def features(p: np.uint64, o: np.uint64, gather: np.ndarray, b3: np.ndarray, out: np.ndarray) -> None:
+def features(p: np.uint64, o: np.uint64, gather: np.ndarray, b3: np.ndarray,
+             out: np.ndarray) -> None:
     """Fill ``out[:N_FEATURES]`` with the weight indices (within a stage) used for (p, o)."""
     n = gather.shape[0]
     for i in range(n):
@@ -176,7 +177,8 @@ def evaluate(p: np.uint64, o: np.uint64, w: np.ndarray, gather: np.ndarray, b3: 
 
 
 @njit
-def batch_features(ps: np.ndarray, os_: np.ndarray, gather: np.ndarray, b3: np.ndarray) -> np.ndarray:
+def batch_features(ps: np.ndarray, os_: np.ndarray, gather: np.ndarray,
+                   b3: np.ndarray) -> np.ndarray:
     """Feature indices of many positions: ``int32[n, N_FEATURES]`` (for training)."""
     n = ps.shape[0]
     nf = gather.shape[0] + 6

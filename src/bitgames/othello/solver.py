@@ -390,8 +390,10 @@ def _order_moves(
             )
             val = -(mob << 15) + (corner_stability(co) << 11) - (pot << 6) + SQUARE_VALUE[x]
             if n >= PROBE_MIN:
-                depth = PROBE_DEPTH_LOW if n < PROBE_DEEPER else PROBE_DEPTH_HIGH
-                val -= _probe(cp, co, depth, -PROBE_INF, PROBE_INF) << 20
+                # np.int64(...): plain int64 arguments, never literals (one signature)
+                depth = np.int64(PROBE_DEPTH_LOW if n < PROBE_DEEPER else PROBE_DEPTH_HIGH)
+                bound = np.int64(PROBE_INF)
+                val -= _probe(cp, co, depth, -bound, bound) << 20
             if odd & bit:
                 val += 1 << 9
         msq[n, k] = x

@@ -1,0 +1,95 @@
+"""Run independent tasks: serially, on local processes (default) or on a Dask cluster.
+
+:func:`run_tasks` maps a picklable module-level function over a list of argument tuples
+and yields ``(index, result)`` pairs as tasks finish (not in order), so callers can save
+each result at once and resume later without losing finished work.
+
+- ``scheduler="serial"``: in this process, in order (debugging, tests, one core);
+- ``scheduler="processes"`` (default): a local process pool of ``workers`` processes
+  (default: the number of CPUs); processes are started with ``spawn`` so workers never
+  inherit threads or numba state from the parent;
+- ``scheduler="tcp://host:port"``: a Dask distributed scheduler (``pip install
+  distributed``); imported only then.
+
+>>> sorted(run_tasks(pow, [(2, 3), (3, 2)], scheduler="serial"))
+[(0, 8), (1, 9)]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from bitgames.core.errors import BitgamesError
+
+SCHEDULERS = ("serial", "processes")
+
+
+def default_workers() -> int:
+    """Number of CPUs this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def check_scheduler(scheduler: str) -> str:
+    """Validate a scheduler name; raise :class:`BitgamesError` if it is not one."""
+    if scheduler in SCHEDULERS or scheduler.startswith("tcp://"):
+        return scheduler
+    raise BitgamesError(
+        f"unknown scheduler {scheduler!r}: use serial, processes or tcp://host:port (Dask)")
+
+
+def run_tasks(fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
+              scheduler: str = "processes", workers: int | None = None
+              ) -> Iterator[tuple[int, Any]]:
+    """Yield ``(i, fn(*tasks[i]))`` for every task, as each finishes.
+
+    Stopping the iteration early (or Ctrl-C) cancels the tasks not yet started.
+    """
+    check_scheduler(scheduler)
+    if not tasks:
+        return
+    if scheduler == "serial" or (scheduler == "processes" and (workers or 2) <= 1):
+        for i, args in enumerate(tasks):
+            yield i, fn(*args)
+        return
+    if scheduler == "processes":
+        yield from _run_processes(fn, tasks, workers or default_workers())
+        return
+    yield from _run_dask(fn, tasks, scheduler)
+
+
+def _run_processes(fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
+                   workers: int) -> Iterator[tuple[int, Any]]:
+    import concurrent.futures as cf
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    pool = cf.ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx)
+    try:
+        futures = {pool.submit(fn, *args): i for i, args in enumerate(tasks)}
+        for fut in cf.as_completed(futures):
+            yield futures[fut], fut.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_dask(fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
+              address: str) -> Iterator[tuple[int, Any]]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError as exc:
+        raise BitgamesError(
+            "a Dask scheduler was given but the 'distributed' package is not installed "
+            "(pip install distributed)") from exc
+    client = Client(address)
+    try:
+        futures = [client.submit(fn, *args, pure=False) for args in tasks]
+        index = {f.key: i for i, f in enumerate(futures)}
+        for fut in as_completed(futures):
+            yield index[fut.key], fut.result()
+    finally:
+        client.close()

@@ -1,0 +1,138 @@
+"""Argument parsers of the Othello engine commands: play, analyze, match, nboard, train.
+
+Only argparse here (no numba): ``bitgames othello --help`` stays fast. Each ``cmd_*``
+imports what it needs.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from bitgames.cli import add_json_flag
+
+
+def _engine_args(p: argparse.ArgumentParser, level: int = 8) -> None:
+    p.add_argument("--level", type=int, default=level, help=f"engine level 1-20 ({level})")
+    p.add_argument("--eval", dest="evaluation", choices=["pattern", "classic"],
+                   default="pattern", help="evaluation: trained patterns (default) or classic")
+    p.add_argument("--weights", help="pattern weights file (default: the shipped weights)")
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("play", help="play against the engine in the terminal",
+                       description="Play a game against the engine. Commands at the prompt: a "
+                       "move (f5), 'pass', 'hint', 'undo', 'save FILE', 'load FILE', 'eval', "
+                       "'board', 'quit'. Reads standard input, so it can be scripted.")
+    _engine_args(p, level=6)
+    p.add_argument("--color", choices=["black", "white"], default="black",
+                   help="your colour (black moves first)")
+    p.add_argument("--moves", default="", help="start after these moves (e.g. f5d6)")
+    p.add_argument("--show-thinking", action="store_true", help="print each search iteration")
+    p.set_defaults(func=cmd_play)
+
+    a = sub.add_parser("analyze", help="evaluate every move of a game, marking mistakes",
+                       description="Replay a transcript (f5d6c3...) or a GGF game and print, "
+                       "per ply, the move played, the engine's best move and both scores; "
+                       "moves losing at least --mistake discs are marked '?' (blunders '??').")
+    a.add_argument("transcript", help="moves such as f5d6c3..., a GGF game, or a file of one")
+    _engine_args(a, level=8)
+    a.add_argument("--mistake", type=float, default=4.0, help="mistake threshold in discs (4)")
+    add_json_flag(a)
+    a.set_defaults(func=cmd_analyze)
+
+    m = sub.add_parser("match", help="engine against engine, with an Elo difference",
+                       description="Play engine A against engine B over varied openings with "
+                       "colours swapped; print the score and the Elo difference with a 95% "
+                       "interval. Players are given as 'EVAL:LEVEL' (classic:4, pattern:6) or "
+                       "'EVAL:dDEPTH' for a fixed depth, optionally ':tSECONDS' for a game clock.")
+    m.add_argument("player_a", help="e.g. pattern:4")
+    m.add_argument("player_b", help="e.g. classic:4")
+    m.add_argument("--games", type=int, default=20, help="number of games (even; 20)")
+    m.add_argument("--random-plies", type=int, default=8,
+                   help="random opening plies making the varied openings (8)")
+    m.add_argument("--seed", type=int, default=1, help="seed of the openings")
+    m.add_argument("--weights", help="pattern weights file for pattern players")
+    add_json_flag(m)
+    m.set_defaults(func=cmd_match)
+
+    n = sub.add_parser("nboard", help="speak the NBoard protocol (version 2) on stdin/stdout",
+                       description="Run as an NBoard engine: read protocol commands on "
+                       "standard input, reply on standard output.")
+    _engine_args(n, level=10)
+    n.set_defaults(func=cmd_nboard)
+
+    t = sub.add_parser("train", help="train pattern weights from self-play (needs scipy)",
+                       description="Self-play games labelled by exact solves and backed-up "
+                       "searches; per-stage regularised least squares; held-out error per "
+                       "stage. Interrupt and run again to resume: finished games are kept.")
+    t.add_argument("out", help="working directory (games, weights.npz, report.json)")
+    t.add_argument("--games", type=int, default=2000, help="number of self-play games (2000)")
+    t.add_argument("--seed", type=int, default=1, help="random seed (1)")
+    t.add_argument("--solve-empties", type=int, default=16,
+                   help="solve games exactly from this many empties (16)")
+    t.add_argument("--label-depth", type=int, default=4,
+                   help="search depth labelling earlier stages (4)")
+    t.add_argument("--play-depth", type=int, default=2, help="self-play search depth (2)")
+    t.add_argument("--random-min", type=int, default=6, help="fewest random opening plies (6)")
+    t.add_argument("--random-max", type=int, default=36, help="most random opening plies (36)")
+    t.add_argument("--damp", type=float, default=1.0, help="ridge damping of the fit (1.0)")
+    t.add_argument("--chunk", type=int, default=25, help="games per saved chunk (25)")
+    t.add_argument("--workers", type=int, default=0, help="processes (default: all CPUs)")
+    t.add_argument("--scheduler", default="processes",
+                   help="serial, processes (default) or tcp://host:port (Dask)")
+    t.add_argument("--generate-only", action="store_true", help="only play the games")
+    t.set_defaults(func=cmd_train)
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from bitgames.core.errors import BitgamesError
+    from bitgames.core.parallel import check_scheduler
+
+    check_scheduler(args.scheduler)
+    if args.games < 1 or not 0 <= args.random_min <= args.random_max <= 59:
+        raise BitgamesError("need --games >= 1 and 0 <= --random-min <= --random-max <= 59")
+    if not 1 <= args.solve_empties <= 24:
+        raise BitgamesError("--solve-empties must be 1..24")
+    try:
+        import scipy  # noqa: F401
+    except ImportError as exc:
+        raise BitgamesError("training needs scipy: pip install 'bitgames[train]'") from exc
+    from bitgames.core.jit import ensure_warm
+
+    ensure_warm("othello")
+    from bitgames.othello.train import TrainConfig, Trainer
+
+    cfg = TrainConfig(games=args.games, seed=args.seed, chunk=args.chunk,
+                      random_min=args.random_min, random_max=args.random_max,
+                      play_depth=args.play_depth, solve_empties=args.solve_empties,
+                      label_depth=args.label_depth, damp=args.damp, workers=args.workers,
+                      scheduler=args.scheduler)
+    trainer = Trainer(args.out, cfg)
+    trainer.generate()
+    if not args.generate_only:
+        trainer.fit()
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from bitgames.othello.play import run_play
+
+    return run_play(args)
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    from bitgames.othello.play import run_analyze
+
+    return run_analyze(args)
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from bitgames.othello.play import run_match_cmd
+
+    return run_match_cmd(args)
+
+
+def cmd_nboard(args: argparse.Namespace) -> int:
+    from bitgames.othello.nboard import run_nboard
+
+    return run_nboard(args)

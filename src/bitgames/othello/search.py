@@ -1,0 +1,679 @@
+"""Othello midgame search: iterative-deepening PVS with aspiration windows.
+
+Kernel side (numba):
+
+- principal-variation search with a null window after the first move, re-searched on a
+  fail high; scores in centi-discs from the side to move (exact scores are 100 x the
+  final disc difference, so they lie outside every static evaluation);
+- a transposition table of 4-entry buckets holding the whole position (no false hits):
+  lower and upper bounds, best move, depth, generation; replacement keeps deep entries of
+  the current search;
+- move ordering: table move, then two killers per ply, then for remaining depth >= 3 a
+  shallow search (static evaluation of each child), else fastest-first (fewest opponent
+  replies) plus a history score;
+- Multi-ProbCut at null-window nodes with depth >= 3: a shallow search of depth d/2 (parity
+  kept) whose result beyond ``beta + t * sigma`` (or below ``alpha - t * sigma``) predicts
+  the deep result and cuts. The parameters ``t`` and ``sigma(depth)`` are defaults chosen
+  by hand (:data:`MPC_SIGMA`), not fitted from data;
+- a stop flag and a node limit in a small control array, checked at every node, so a
+  search can be stopped at any moment (from a timer or another thread: the kernels release
+  the GIL).
+
+Python side: :class:`Engine` runs iterative deepening with aspiration windows, hands over
+to the exact (or win/loss/draw) solver of :mod:`bitgames.othello.solver` at a configurable
+number of empties, and manages time: a fixed time per move, or a game clock split by
+stage weights with reallocation of saved time and an emergency stop (seed 002, §8).
+
+>>> from bitgames.othello.board import Board
+>>> engine = Engine(level=2, evaluation="classic")
+>>> r = engine.search(Board(), depth=2)
+>>> r.move in ("d3", "c4", "f5", "e6"), r.depth
+(True, 2)
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from bitgames.core.bits import ctz, popcount
+from bitgames.core.errors import BitgamesError
+from bitgames.core.jit import njit, register_warmup
+from bitgames.othello import eval as ev
+from bitgames.othello.kernels import PASS, final_score, flips, legal_moves
+from bitgames.othello.solver import SQUARE_VALUE
+
+U = np.uint64
+_ZERO = U(0)
+_ONE = U(1)
+INF = 30000
+BUCKET = 4
+MAX_PLY = 64
+
+PATTERN = 0
+CLASSIC = 1
+
+# ctl array slots
+STOP = 0
+NODE_LIMIT = 1
+NODES = 2
+USE_MPC = 3
+EVAL_KIND = 4
+GEN = 5
+SEL_DEPTH = 6
+
+#: Standard deviation (centi-discs) of deep - shallow search results, by depth (hand-set).
+MPC_SIGMA = np.array([0, 0, 0, 300, 320, 340, 360, 380, 400, 420, 440, 460, 480, 500, 520,
+                      540, 560, 580, 600, 620, 640] + [660] * 44, dtype=np.int64)
+MPC_T = 1.4  # cut threshold in standard deviations
+
+
+def new_table(bits: int = 20) -> np.ndarray:
+    """A transposition table of ``2**bits`` entries (24 bytes each)."""
+    if not 4 <= bits <= 30:
+        raise BitgamesError(f"table bits must be 4..30, got {bits}")
+    return np.zeros((1 << bits, 3), dtype=np.uint64)
+
+
+# tt[i] = (p, o, data); data = (lower+32768) | (upper+32768) << 16 | move << 32 |
+# depth << 40 | gen << 48.
+
+
+@njit
+def _tt_index(tt: np.ndarray, p: np.uint64, o: np.uint64) -> int:
+    h = p * U(0x9E37_79B9_7F4A_7C15) ^ o * U(0xC2B2_AE3D_27D4_EB4F)
+    h ^= h >> U(29)
+    return np.int64(h & U(tt.shape[0] - BUCKET))
+
+
+@njit
+def _tt_probe(tt: np.ndarray, p: np.uint64, o: np.uint64) -> int:
+    base = _tt_index(tt, p, o)
+    for i in range(base, base + BUCKET):
+        if tt[i, 0] == p and tt[i, 1] == o:
+            return i
+    return -1
+
+
+@njit
+def _tt_store(tt: np.ndarray, p: np.uint64, o: np.uint64, depth: int, gen: int, lower: int,
+              upper: int, move: int) -> None:
+    base = _tt_index(tt, p, o)
+    slot = base
+    worst = 1 << 30
+    for i in range(base, base + BUCKET):
+        if tt[i, 0] == p and tt[i, 1] == o:
+            slot = i
+            break
+        d = tt[i, 2]
+        age = 0 if np.int64((d >> U(48)) & U(0xFF)) == gen else 1000
+        keep = np.int64((d >> U(40)) & U(0xFF)) - age
+        if keep < worst:
+            worst = keep
+            slot = i
+    tt[slot, 0] = p
+    tt[slot, 1] = o
+    tt[slot, 2] = (U(lower + 32768) | (U(upper + 32768) << U(16)) | (U(move) << U(32))
+                   | (U(depth) << U(40)) | (U(gen) << U(48)))
+
+
+@njit
+def static_eval(p: np.uint64, o: np.uint64, w: np.ndarray, gather: np.ndarray, b3: np.ndarray,
+                wc: np.ndarray, kind: int) -> int:
+    """The chosen static evaluation (pattern or classic) in centi-discs."""
+    if kind == CLASSIC:
+        return ev.classic_eval(p, o, wc)
+    return ev.evaluate(p, o, w, gather, b3)
+
+
+@njit
+def _order(p: np.uint64, o: np.uint64, moves: np.uint64, tt_move: int, depth: int, ply: int,
+           killers: np.ndarray, hist: np.ndarray, msq: np.ndarray, mval: np.ndarray,
+           mflip: np.ndarray, w: np.ndarray, gather: np.ndarray, b3: np.ndarray,
+           wc: np.ndarray, kind: int) -> int:
+    k = 0
+    while moves:
+        x = ctz(moves)
+        moves &= moves - _ONE
+        f = flips(p, o, x)
+        cp = o ^ f
+        co = p ^ f ^ (_ONE << U(x))
+        if x == tt_move:
+            val = 1 << 40
+        elif cp == _ZERO:
+            val = 1 << 39
+        elif x == killers[ply, 0]:
+            val = 1 << 38
+        elif x == killers[ply, 1]:
+            val = 1 << 37
+        elif depth >= 3:
+            val = -static_eval(cp, co, w, gather, b3, wc, kind) * 64 + hist[x] // 16
+        else:
+            om = legal_moves(cp, co)
+            val = -(popcount(om) << 20) + hist[x] + SQUARE_VALUE[x]
+        msq[ply, k] = x
+        mval[ply, k] = val
+        mflip[ply, k] = f
+        k += 1
+    return k
+
+
+@njit
+def _pick(ply: int, i: int, k: int, msq: np.ndarray, mval: np.ndarray, mflip: np.ndarray) -> None:
+    b = i
+    for j in range(i + 1, k):
+        if mval[ply, j] > mval[ply, b]:
+            b = j
+    if b != i:
+        msq[ply, i], msq[ply, b] = msq[ply, b], msq[ply, i]
+        mval[ply, i], mval[ply, b] = mval[ply, b], mval[ply, i]
+        mflip[ply, i], mflip[ply, b] = mflip[ply, b], mflip[ply, i]
+
+
+@njit
+def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int,
+         tt: np.ndarray, killers: np.ndarray, hist: np.ndarray, msq: np.ndarray,
+         mval: np.ndarray, mflip: np.ndarray, pv: np.ndarray, pv_len: np.ndarray,
+         ctl: np.ndarray, w: np.ndarray, gather: np.ndarray, b3: np.ndarray,
+         wc: np.ndarray) -> int:
+    """Principal-variation search of (p, o) to ``depth`` plies in (alpha, beta)."""
+    ctl[NODES] += 1
+    pv_len[ply] = 0
+    if ctl[STOP] != 0:
+        return 0
+    if ctl[NODES] >= ctl[NODE_LIMIT]:
+        ctl[STOP] = 1
+        return 0
+    kind = ctl[EVAL_KIND]
+    moves = legal_moves(p, o)
+    if moves == _ZERO:
+        if legal_moves(o, p) == _ZERO:
+            return 100 * final_score(p, o)
+        s = -_pvs(o, p, -beta, -alpha, depth, ply + 1, tt, killers, hist, msq, mval, mflip,
+                  pv, pv_len, ctl, w, gather, b3, wc)
+        pv[ply, 0] = PASS
+        for j in range(pv_len[ply + 1]):
+            pv[ply, j + 1] = pv[ply + 1, j]
+        pv_len[ply] = pv_len[ply + 1] + 1
+        return s
+    if depth <= 0 or ply >= MAX_PLY - 2:
+        return static_eval(p, o, w, gather, b3, wc, kind)
+    pv_node = beta - alpha > 1
+    gen = ctl[GEN]
+    tt_move = -1
+    idx = _tt_probe(tt, p, o)
+    if idx >= 0:
+        d = tt[idx, 2]
+        tt_move = np.int64((d >> U(32)) & U(0xFF))
+        if not pv_node and np.int64((d >> U(40)) & U(0xFF)) >= depth:
+            lower = np.int64(d & U(0xFFFF)) - 32768
+            upper = np.int64((d >> U(16)) & U(0xFFFF)) - 32768
+            if lower >= beta:
+                return lower
+            if upper <= alpha:
+                return upper
+    # Multi-ProbCut
+    if not pv_node and ctl[USE_MPC] != 0 and depth >= 3 and abs(beta) < 6000:
+        shallow = depth // 2
+        if (depth - shallow) & 1:
+            shallow -= 1
+        if shallow < 1:
+            shallow = 1
+        margin = np.int64(MPC_T * MPC_SIGMA[depth])
+        bound = beta + margin
+        if bound < 6000:
+            s = _pvs(p, o, bound - 1, bound, shallow, ply, tt, killers, hist, msq, mval, mflip,
+                     pv, pv_len, ctl, w, gather, b3, wc)
+            if s >= bound:
+                return beta
+        bound = alpha - margin
+        if bound > -6000:
+            s = _pvs(p, o, bound, bound + 1, shallow, ply, tt, killers, hist, msq, mval, mflip,
+                     pv, pv_len, ctl, w, gather, b3, wc)
+            if s <= bound:
+                return alpha
+        if ctl[STOP] != 0:
+            return 0
+    k = _order(p, o, moves, tt_move, depth, ply, killers, hist, msq, mval, mflip, w, gather,
+               b3, wc, kind)
+    best = -INF
+    best_move = PASS
+    a = alpha
+    for i in range(k):
+        _pick(ply, i, k, msq, mval, mflip)
+        x = msq[ply, i]
+        f = mflip[ply, i]
+        cp = o ^ f
+        co = p ^ f ^ (_ONE << U(x))
+        if i == 0:
+            s = -_pvs(cp, co, -beta, -a, depth - 1, ply + 1, tt, killers, hist, msq, mval,
+                      mflip, pv, pv_len, ctl, w, gather, b3, wc)
+        else:
+            s = -_pvs(cp, co, -a - 1, -a, depth - 1, ply + 1, tt, killers, hist, msq, mval,
+                      mflip, pv, pv_len, ctl, w, gather, b3, wc)
+            if a < s < beta and pv_node:
+                s = -_pvs(cp, co, -beta, -s, depth - 1, ply + 1, tt, killers, hist, msq, mval,
+                          mflip, pv, pv_len, ctl, w, gather, b3, wc)
+        if ctl[STOP] != 0:
+            return 0
+        if s > best:
+            best = s
+            best_move = x
+            if s > a:
+                a = s
+                pv[ply, 0] = x
+                for j in range(pv_len[ply + 1]):
+                    pv[ply, j + 1] = pv[ply + 1, j]
+                pv_len[ply] = pv_len[ply + 1] + 1
+                if s >= beta:
+                    if killers[ply, 0] != x:
+                        killers[ply, 1] = killers[ply, 0]
+                        killers[ply, 0] = x
+                    hist[x] += depth * depth
+                    break
+    if best_move != PASS and pv_len[ply] == 0:
+        pv[ply, 0] = best_move
+        pv_len[ply] = 1
+    lower = best if best >= beta else -INF
+    upper = best if best <= alpha else INF
+    if alpha < best < beta:
+        lower = best
+        upper = best
+    _tt_store(tt, p, o, depth, gen, lower, upper, best_move)
+    return best
+
+
+@njit(nogil=True)
+def search_root(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, tt: np.ndarray,
+                killers: np.ndarray, hist: np.ndarray, ctl: np.ndarray, w: np.ndarray,
+                gather: np.ndarray, b3: np.ndarray, wc: np.ndarray, pv_out: np.ndarray
+                ) -> tuple[int, int]:
+    """Search (p, o) to ``depth`` in (alpha, beta); return (score, PV length in pv_out)."""
+    msq = np.zeros((MAX_PLY + 2, 40), dtype=np.int64)
+    mval = np.zeros((MAX_PLY + 2, 40), dtype=np.int64)
+    mflip = np.zeros((MAX_PLY + 2, 40), dtype=np.uint64)
+    pv = np.zeros((MAX_PLY + 2, MAX_PLY + 2), dtype=np.int64)
+    pv_len = np.zeros(MAX_PLY + 2, dtype=np.int64)
+    ply = np.int64(0)  # a variable, not a literal: one signature for _pvs
+    s = _pvs(p, o, alpha, beta, depth, ply, tt, killers, hist, msq, mval, mflip, pv, pv_len,
+             ctl, w, gather, b3, wc)
+    for j in range(pv_len[0]):
+        pv_out[j] = pv[0, j]
+    return s, pv_len[0]
+
+
+@njit(nogil=True)
+def child_scores(p: np.uint64, o: np.uint64, depth: int, tt: np.ndarray, killers: np.ndarray,
+                 hist: np.ndarray, ctl: np.ndarray, w: np.ndarray, gather: np.ndarray,
+                 b3: np.ndarray, wc: np.ndarray, out: np.ndarray) -> int:
+    """Full-window score of every legal move searched to ``depth - 1``: ``out[k] = (sq, s)``."""
+    moves = legal_moves(p, o)
+    pv = np.zeros(MAX_PLY + 2, dtype=np.int64)
+    k = 0
+    while moves:
+        x = ctz(moves)
+        moves &= moves - _ONE
+        f = flips(p, o, x)
+        s, _ = search_root(o ^ f, p ^ f ^ (_ONE << U(x)), np.int64(-INF), np.int64(INF),
+                           depth - 1, tt, killers, hist, ctl, w, gather, b3, wc, pv)
+        out[k, 0] = x
+        out[k, 1] = -s
+        k += 1
+    return k
+
+
+# -- Python side -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Level:
+    """What a user level means: midgame depth, exact and WLD solve thresholds, MPC."""
+
+    depth: int
+    exact: int
+    wld: int
+    mpc: bool
+
+
+def level(n: int) -> Level:
+    """Level ``n`` (1..:data:`MAX_LEVEL`): depth n, exact solve from about 1.6n empties.
+
+    >>> level(1), level(10).exact
+    (Level(depth=1, exact=2, wld=2, mpc=False), 16)
+    """
+    if not 1 <= n <= MAX_LEVEL:
+        raise BitgamesError(f"level must be 1..{MAX_LEVEL}, got {n}")
+    exact = min(24, max(2, n + (3 * n) // 5))
+    wld = min(26, exact + (2 if n >= 4 else 0))
+    return Level(depth=n, exact=exact, wld=wld, mpc=n >= 6)
+
+
+MAX_LEVEL = 20
+
+
+@dataclass
+class SearchResult:
+    """The answer of a search: best move, score (centi-discs, side to move), PV, statistics.
+
+    ``mode`` is ``"midgame"``, ``"exact"`` or ``"wld"``; for an exact solve the score is
+    100 x the final disc difference, for WLD it is +100/0/-100 x sign.
+    """
+
+    move: str
+    score: int
+    depth: int
+    pv: list[str]
+    nodes: int
+    time: float
+    mode: str = "midgame"
+    stopped: bool = False
+    scores: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def discs(self) -> float:
+        return self.score / 100.0
+
+    @property
+    def depth_text(self) -> str:
+        """NBoard-style depth: ``12``, ``100%`` (exact) or ``100%W`` (WLD)."""
+        return "100%" if self.mode == "exact" else "100%W" if self.mode == "wld" else str(
+            self.depth)
+
+
+@dataclass
+class Clock:
+    """A game clock for the side to move: remaining seconds and increment per move."""
+
+    remaining: float
+    increment: float = 0.0
+
+
+#: Relative time per own move by empties (more in the early midgame, less at the end).
+def time_weight(empties: int) -> float:
+    if empties > 50:
+        return 0.6
+    if empties > 30:
+        return 1.0 + (50 - empties) * 0.02
+    if empties > 20:
+        return 1.3
+    return 0.7
+
+
+def allocate(clock: Clock, empties: int, exact_at: int) -> tuple[float, float]:
+    """(target, hard limit) seconds for this move from the clock (seed 002 time management).
+
+    The target is the remaining time times this move's weight over the weights of all our
+    remaining moves until the exact solve (then a fixed share for the solve), less a safety
+    reserve; the hard limit (emergency stop) is 3x the target but never over a third of
+    the clock.
+
+    >>> t, hard = allocate(Clock(60.0), 40, 16)
+    >>> 0.5 < t < 10 and t < hard <= 20
+    True
+    """
+    reserve = min(0.5, 0.05 * clock.remaining) + 0.02
+    usable = max(0.0, clock.remaining - reserve)
+    mine = range(empties, max(exact_at, 0), -2)
+    total = sum(time_weight(e) for e in mine) + 2.0  # the solve gets the weight of 2 moves
+    w = time_weight(empties) if empties > exact_at else 2.0
+    target = usable * w / total + 0.8 * clock.increment
+    hard = min(3 * target, usable / 3 + clock.increment * 0.8)
+    target = min(target, hard)
+    return max(target, 0.0), max(hard, 0.0)
+
+
+class Engine:
+    """An Othello engine: evaluation, transposition table, level and limits.
+
+    ``evaluation`` is ``"pattern"`` (the shipped trained weights, or ``weights``) or
+    ``"classic"`` (seed 002). Searches are stoppable from another thread with
+    :meth:`stop`.
+    """
+
+    def __init__(self, level: int = 8, evaluation: str = "pattern", weights: Any = None,
+                 table_bits: int = 20, exact_empties: int | None = None,
+                 wld_empties: int | None = None, mpc: bool | None = None) -> None:
+        from bitgames.othello.solver import Solver
+
+        self.set_level(level)
+        if exact_empties is not None:
+            self.exact_empties = exact_empties
+        if wld_empties is not None:
+            self.wld_empties = wld_empties
+        if mpc is not None:
+            self.mpc = mpc
+        if evaluation not in ("pattern", "classic"):
+            raise BitgamesError(f"unknown evaluation {evaluation!r} (pattern or classic)")
+        self.evaluation = evaluation
+        if weights is None and evaluation == "pattern":
+            weights = ev.default_weights()
+            if weights is None:
+                raise BitgamesError("no shipped pattern weights; use evaluation='classic'")
+        if isinstance(weights, (str, bytes)) or hasattr(weights, "__fspath__"):
+            weights = ev.Weights.load(weights)
+        self.weights = weights.table if weights is not None else np.zeros((ev.N_STAGES, 1),
+                                                                          dtype=np.int32)
+        self.classic = ev.classic_weights()
+        self.table = new_table(table_bits)
+        self.killers = np.full((MAX_PLY + 2, 2), -1, dtype=np.int64)
+        self.hist = np.zeros(64, dtype=np.int64)
+        self.ctl = np.zeros(8, dtype=np.int64)
+        self.solver = Solver(table_bits=min(table_bits, 21))
+        self.generation = 0
+        self._solver_stats: np.ndarray | None = None
+
+    def set_level(self, n: int) -> None:
+        lv = level(n)
+        self.level = n
+        self.depth = lv.depth
+        self.exact_empties = lv.exact
+        self.wld_empties = lv.wld
+        self.mpc = lv.mpc
+
+    def stop(self) -> None:
+        """Ask a running search to stop now (it returns its best move so far)."""
+        self.ctl[STOP] = 1
+        self.solver_stats_stop()
+
+    def solver_stats_stop(self) -> None:
+        stats = getattr(self, "_solver_stats", None)
+        if stats is not None:
+            stats[1] = 1
+
+    def new_game(self) -> None:
+        """Forget the tables (transposition, killers, history)."""
+        self.table[:] = 0
+        self.killers[:] = -1
+        self.hist[:] = 0
+
+    def evaluate(self, board: Any) -> int:
+        """Static evaluation of a board for the side to move, in centi-discs."""
+        p, o = board.bitboards()
+        kind = CLASSIC if self.evaluation == "classic" else PATTERN
+        return int(static_eval(U(p), U(o), self.weights, ev.GATHER, ev.B3, self.classic, kind))
+
+    # -- searching ---------------------------------------------------------------------------
+
+    def _prepare(self, node_limit: int | None) -> None:
+        self.generation = (self.generation % 250) + 1
+        self.ctl[:] = 0
+        self.ctl[NODE_LIMIT] = node_limit if node_limit else 1 << 62
+        self.ctl[USE_MPC] = 1 if self.mpc else 0
+        self.ctl[EVAL_KIND] = CLASSIC if self.evaluation == "classic" else PATTERN
+        self.ctl[GEN] = self.generation
+        self.hist //= 4
+
+    def search(self, board: Any, depth: int | None = None, nodes: int | None = None,
+               movetime: float | None = None, clock: Clock | None = None,
+               on_info: Callable[[SearchResult], None] | None = None,
+               solve: bool = True, multi: int = 1) -> SearchResult:
+        """Search ``board`` and return the best move.
+
+        Limits: ``depth`` (default: the level's depth), ``nodes``, ``movetime`` seconds, or
+        a game ``clock`` (time management). ``on_info`` receives each completed iteration.
+        With ``solve`` the exact/WLD solver takes over at the level's thresholds.
+        ``multi`` > 1 also scores the other moves (``result.scores``, best first).
+        """
+        from bitgames.othello.board import square_name
+
+        start = time.perf_counter()
+        p, o = board.bitboards()
+        p, o = U(p), U(o)
+        empties = 64 - popcount(p | o)
+        max_depth = depth if depth is not None else self.depth
+        if max_depth < 1:
+            raise BitgamesError(f"depth must be at least 1, got {max_depth}")
+        target = hard = math.inf
+        if movetime is not None:
+            target = hard = max(movetime, 0.001)
+        if clock is not None:
+            target, hard = allocate(clock, empties, self.exact_empties)
+        moves = int(legal_moves(p, o))
+        if moves == 0:
+            return SearchResult("pass", 0, 0, ["pass"], 0, 0.0)
+        if moves & (moves - 1) == 0 and multi == 1 and (clock is not None or movetime):
+            sq = ctz(U(moves))  # forced move: no need to think
+            return SearchResult(square_name(sq), self.evaluate_after(board, sq), 0,
+                                [square_name(sq)], 0, time.perf_counter() - start)
+        timer = None
+        self._prepare(nodes)
+        if hard < math.inf:
+            timer = threading.Timer(hard, self.stop)
+            timer.daemon = True
+            timer.start()
+        try:
+            if solve and empties <= self.wld_empties and empties <= max(max_depth, 0) + 40:
+                solved = self._solve(board, empties, start, target, on_info)
+                if solved is not None:
+                    if multi > 1:
+                        solved.scores = self._multi(p, o, max(1, min(max_depth, empties)))
+                    return solved
+            result = self._iterate(p, o, max_depth, start, target, on_info)
+            if multi > 1 and not result.stopped:
+                result.scores = self._multi(p, o, result.depth)
+            return result
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    def evaluate_after(self, board: Any, sq: int) -> int:
+        b = board.copy(stack=False)
+        b.push(sq)
+        return -self.evaluate(b)
+
+    def _multi(self, p: np.uint64, o: np.uint64, depth: int) -> list[tuple[str, int]]:
+        from bitgames.othello.board import square_name
+
+        out = np.zeros((40, 2), dtype=np.int64)
+        self.ctl[STOP] = 0
+        self.ctl[NODE_LIMIT] = 1 << 62
+        k = child_scores(p, o, np.int64(depth), self.table, self.killers, self.hist, self.ctl,
+                         self.weights, ev.GATHER, ev.B3, self.classic, out)
+        rows = sorted(((square_name(int(out[i, 0])), int(out[i, 1])) for i in range(k)),
+                      key=lambda r: -r[1])
+        return rows
+
+    def _solve(self, board: Any, empties: int, start: float, target: float,
+               on_info: Callable[[SearchResult], None] | None) -> SearchResult | None:
+        """Exact or WLD solve at the root, stoppable; None when stopped or out of reach."""
+        from bitgames.othello import solver as sv
+        from bitgames.othello.board import square_name
+
+        mode = "exact" if empties <= self.exact_empties else "wld"
+        p, o = board.bitboards()
+        if self.ctl[STOP]:
+            return None
+        self.solver.generation = (self.solver.generation + 1) & 0xFF
+        pv = np.zeros(130, dtype=np.int64)
+        stats = np.zeros(4, dtype=np.int64)
+        self._solver_stats = stats
+        alpha, beta = (-sv.INF, sv.INF) if mode == "exact" else (-1, 1)
+        try:
+            score, length = sv.solve_kernel(U(p), U(o), alpha, beta, self.solver.table,
+                                            self.solver.generation, pv, stats)
+        finally:
+            self._solver_stats = None
+        if stats[1]:  # stopped: the table holds unfinished bounds
+            self.solver.table[:] = 0
+            return None
+        moves = [square_name(int(s)) for s in pv[:length]]
+        if mode == "wld":
+            score = 100 * ((score > 0) - (score < 0))
+        else:
+            score = 100 * score
+        res = SearchResult(moves[0] if moves else "pass", int(score), empties, moves,
+                           int(stats[0]), time.perf_counter() - start, mode)
+        if on_info is not None:
+            on_info(res)
+        return res
+
+    def _iterate(self, p: np.uint64, o: np.uint64, max_depth: int, start: float, target: float,
+                 on_info: Callable[[SearchResult], None] | None) -> SearchResult:
+        from bitgames.othello.board import square_name
+
+        pv = np.zeros(MAX_PLY + 2, dtype=np.int64)
+        best: SearchResult | None = None
+        prev = 0
+        last_time = 0.0
+        for d in range(1, max_depth + 1):
+            window = 60 if d > 2 else INF
+            alpha, beta = max(prev - window, -INF), min(prev + window, INF)
+            iter_start = time.perf_counter()
+            while True:
+                s, length = search_root(p, o, np.int64(alpha), np.int64(beta), np.int64(d),
+                                        self.table, self.killers, self.hist, self.ctl,
+                                        self.weights, ev.GATHER, ev.B3, self.classic, pv)
+                if self.ctl[STOP]:
+                    break
+                if s <= alpha and alpha > -INF:
+                    alpha = max(alpha - 4 * window, -INF)
+                    window *= 4
+                elif s >= beta and beta < INF:
+                    beta = min(beta + 4 * window, INF)
+                    window *= 4
+                else:
+                    break
+            elapsed = time.perf_counter() - start
+            if self.ctl[STOP]:
+                if best is None:  # not even depth 1 finished: take the first PV move
+                    first = int(pv[0]) if length > 0 else ctz(legal_moves(p, o))
+                    best = SearchResult(square_name(first), 0, 0, [square_name(first)],
+                                        int(self.ctl[NODES]), elapsed)
+                best.stopped = True
+                best.nodes = int(self.ctl[NODES])
+                best.time = elapsed
+                return best
+            prev = int(s)
+            moves = [square_name(int(x)) if x != PASS else "pass" for x in pv[:length]]
+            best = SearchResult(moves[0], prev, d, moves, int(self.ctl[NODES]), elapsed)
+            if on_info is not None:
+                on_info(best)
+            if abs(prev) > 6300 and d >= 64 - popcount(p | o):
+                break  # the search saw the end of the game
+            iter_time = time.perf_counter() - iter_start
+            growth = iter_time / last_time if last_time > 0.002 else 3.0
+            last_time = iter_time
+            if elapsed + iter_time * min(max(growth, 1.5), 6.0) > target:
+                break
+        assert best is not None
+        return best
+
+    def choose_move(self, board: Any) -> str:
+        """The best move at the engine's level (for :func:`bitgames.core.match.run_match`)."""
+        return self.search(board).move
+
+
+@register_warmup("othello")
+def _warm() -> None:
+    from bitgames.othello.board import Board
+
+    engine = Engine(level=4, evaluation="classic", table_bits=10)
+    engine.search(Board(), depth=3, multi=2)
+    engine.mpc = True
+    engine.search(Board(), depth=4)

@@ -1,0 +1,276 @@
+"""Training the pattern evaluation from self-play (``bitgames othello train``).
+
+The recipe of seed 002 (§7.2), with pattern features:
+
+1. **Games** (parallel, resumable): each game starts with a random number of random moves
+   (variety), then both sides play the classic evaluation at a small depth until
+   ``solve_empties`` remain; that position is solved exactly and the game follows the
+   solver's principal variation to the end. Every position is recorded; those on the
+   solved line get their exact score (100 x disc difference, side to move). Games are
+   generated in chunks, one file per chunk in ``OUT/games``; a restarted run skips the
+   chunks already on disk.
+2. **Stages, from the end towards the opening**: the weights of a stage (4 empties) are
+   fitted by regularised least squares (``scipy.sparse.linalg.lsqr`` with damping) on
+   the stage's labelled positions. Stages beyond the exact solve are labelled first by a
+   search of ``label_depth`` plies whose leaves fall in the stages already trained
+   ("backed up"), stage by stage.
+3. A tenth of the games (game id % 10 == 0) is held out; the mean absolute error in discs
+   on them is reported per stage, and written with the weights (``OUT/weights.npz``,
+   ``OUT/report.json``).
+
+scipy is needed only here (``pip install bitgames[train]``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bitgames.core.errors import BitgamesError
+
+NO_LABEL = -32768
+
+
+@dataclass
+class TrainConfig:
+    """Every parameter of a training run (written to the weights' metadata)."""
+
+    games: int = 2000
+    seed: int = 1
+    chunk: int = 25
+    random_min: int = 6
+    random_max: int = 36
+    play_depth: int = 2
+    solve_empties: int = 16
+    label_depth: int = 4
+    damp: float = 1.0
+    workers: int = 0
+    scheduler: str = "processes"
+
+
+def _random_move(rng: np.random.Generator, moves: int) -> int:
+    squares = [s for s in range(64) if moves >> s & 1]
+    return int(squares[int(rng.integers(len(squares)))])
+
+
+def _record(ps: list[int], os_: list[int], labels: list[int], games: list[int], p: Any, o: Any,
+            label: int, game: int) -> None:
+    ps.append(int(p))
+    os_.append(int(o))
+    labels.append(int(label))
+    games.append(game)
+
+
+def play_games(first_id: int, count: int, seed: int, cfg: dict[str, Any]
+               ) -> dict[str, np.ndarray]:
+    """Generate ``count`` games (ids ``first_id``..); the positions and their labels."""
+    from bitgames.othello import eval as ev
+    from bitgames.othello.kernels import legal_moves, make_move, start_position
+    from bitgames.othello.search import Engine, search_root
+    from bitgames.othello.solver import Solver, solve_kernel
+
+    U = np.uint64
+    rng = np.random.default_rng([seed, first_id])
+    engine = Engine(level=cfg["play_depth"], evaluation="classic", table_bits=16)
+    solver = Solver(table_bits=20)
+    ps: list[int] = []
+    os_: list[int] = []
+    labels: list[int] = []
+    game_ids: list[int] = []
+    pv = np.zeros(130, dtype=np.int64)
+    spv = np.zeros(66, dtype=np.int64)
+    for g in range(first_id, first_id + count):
+        p, o = start_position()
+        n_random = int(rng.integers(cfg["random_min"], cfg["random_max"] + 1))
+        ply = 0
+        solved = False
+        while True:
+            moves = int(legal_moves(p, o))
+            empties = 64 - bin(int(p) | int(o)).count("1")
+            if moves == 0:
+                if int(legal_moves(o, p)) == 0:
+                    break
+                p, o = o, p
+                continue
+            if empties <= cfg["solve_empties"] and ply >= n_random:
+                solver.generation = (solver.generation + 1) & 0xFF
+                stats = np.zeros(4, dtype=np.int64)
+                score, length = solve_kernel(p, o, -127, 127, solver.table, solver.generation,
+                                             pv, stats)
+                sign = 1
+                q, r = p, o
+                _record(ps, os_, labels, game_ids, q, r, 100 * score, g)
+                for k in range(length):
+                    q, r = make_move(U(q), U(r), int(pv[k]))
+                    sign = -sign
+                    _record(ps, os_, labels, game_ids, q, r, sign * 100 * score, g)
+                solved = True
+                break
+            _record(ps, os_, labels, game_ids, p, o, NO_LABEL, g)
+            if ply < n_random:
+                sq = _random_move(rng, moves)
+            else:
+                engine._prepare(None)
+                engine.ctl[0] = 0
+                _, length = search_root(p, o, np.int64(-30000), np.int64(30000),
+                                        np.int64(cfg["play_depth"]), engine.table,
+                                        engine.killers, engine.hist, engine.ctl, engine.weights,
+                                        ev.GATHER, ev.B3, engine.classic, spv)
+                sq = int(spv[0])
+            p, o = make_move(U(p), U(o), sq)
+            p, o = U(p), U(o)
+            ply += 1
+        if not solved:  # the game ended before the solve: final positions are exact
+            pass
+    return {"p": np.array(ps, dtype=np.uint64), "o": np.array(os_, dtype=np.uint64),
+            "label": np.array(labels, dtype=np.int32), "game": np.array(game_ids, dtype=np.int32)}
+
+
+def label_positions(ps: np.ndarray, os_: np.ndarray, weights_path: str, depth: int
+                    ) -> np.ndarray:
+    """Backed-up labels: a ``depth``-ply search with the weights in ``weights_path``."""
+    from bitgames.othello import eval as ev
+    from bitgames.othello.search import Engine, search_root
+
+    engine = Engine(level=1, evaluation="pattern", weights=ev.Weights.load(weights_path),
+                    table_bits=18)
+    pv = np.zeros(66, dtype=np.int64)
+    out = np.zeros(len(ps), dtype=np.int32)
+    for i in range(len(ps)):
+        engine._prepare(None)
+        s, _ = search_root(np.uint64(ps[i]), np.uint64(os_[i]), np.int64(-30000),
+                           np.int64(30000), np.int64(depth), engine.table, engine.killers,
+                           engine.hist, engine.ctl, engine.weights, ev.GATHER, ev.B3,
+                           engine.classic, pv)
+        out[i] = s
+    return out
+
+
+def fit_stage(feats: np.ndarray, y: np.ndarray, damp: float) -> np.ndarray:
+    """Regularised least squares: canonical weight (discs) per canonical column used."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.linalg import lsqr
+
+    from bitgames.othello import patterns as P
+
+    canon = P.PACK[feats]  # tie self-symmetric configurations
+    cols, inverse = np.unique(canon, return_inverse=True)
+    n, k = canon.shape
+    a = csr_matrix((np.ones(n * k), inverse.ravel(), np.arange(0, n * k + 1, k)),
+                   shape=(n, len(cols)))
+    x = lsqr(a, y, damp=damp, atol=1e-6, btol=1e-6, iter_lim=2000)[0]
+    full = np.zeros(P.N_WEIGHTS)
+    full[cols] = x
+    return full[P.PACK]  # expand to every (tied) index
+
+
+class Trainer:
+    """One training run in a directory: games, labels, fitted stages, report."""
+
+    def __init__(self, out: str | Path, cfg: TrainConfig,
+                 log: Callable[[str], None] | None = None) -> None:
+        self.out = Path(out)
+        self.cfg = cfg
+        self.log = log or (lambda s: print(s, file=sys.stderr, flush=True))
+        (self.out / "games").mkdir(parents=True, exist_ok=True)
+
+    def generate(self) -> None:
+        from bitgames.core.parallel import default_workers, run_tasks
+
+        n_chunks = (self.cfg.games + self.cfg.chunk - 1) // self.cfg.chunk
+        todo = []
+        for c in range(n_chunks):
+            if not (self.out / "games" / f"chunk{c:05d}.npz").exists():
+                count = min(self.cfg.chunk, self.cfg.games - c * self.cfg.chunk)
+                todo.append((c, count))
+        done = n_chunks - len(todo)
+        self.log(f"games: {done}/{n_chunks} chunks on disk, {len(todo)} to play")
+        cfgd = asdict(self.cfg)
+        tasks = [(c * self.cfg.chunk, count, self.cfg.seed, cfgd) for c, count in todo]
+        start = time.perf_counter()
+        workers = self.cfg.workers or default_workers()
+        for i, result in run_tasks(play_games, tasks, self.cfg.scheduler, workers):
+            c = todo[i][0]
+            tmp = self.out / "games" / f"chunk{c:05d}.tmp.npz"
+            np.savez_compressed(tmp, **result)
+            tmp.rename(self.out / "games" / f"chunk{c:05d}.npz")
+            done += 1
+            rate = (done - (n_chunks - len(todo))) / (time.perf_counter() - start)
+            self.log(f"games: chunk {done}/{n_chunks} ({rate * self.cfg.chunk:.1f} games/s)")
+
+    def load(self) -> dict[str, np.ndarray]:
+        parts = [np.load(f) for f in sorted((self.out / "games").glob("chunk?????.npz"))]
+        if not parts:
+            raise BitgamesError(f"no games in {self.out / 'games'}")
+        return {k: np.concatenate([d[k] for d in parts]) for k in ("p", "o", "label", "game")}
+
+    def fit(self) -> dict[str, Any]:
+        from bitgames.core.parallel import default_workers, run_tasks
+        from bitgames.othello import eval as ev
+
+        data = self.load()
+        ps, os_, games = data["p"], data["o"], data["game"]
+        labels = data["label"].astype(np.int64)
+        empties = 64 - np.array([bin(int(a) | int(b)).count("1")
+                                 for a, b in zip(ps, os_, strict=True)])
+        stages = np.minimum(empties // 4, ev.N_STAGES - 1)
+        held = games % 10 == 0
+        feats = ev.batch_features(ps, os_, ev.GATHER, ev.B3)
+        weights = ev.Weights.zeros()
+        report: dict[str, Any] = {"config": asdict(self.cfg), "positions": int(len(ps)),
+                                  "games": int(len(np.unique(games))), "stages": []}
+        wpath = self.out / "weights.npz"
+        workers = self.cfg.workers or default_workers()
+        for s in range(ev.N_STAGES):
+            rows = stages == s
+            need = rows & (labels == NO_LABEL)
+            if need.any():
+                weights.meta = {}
+                weights.save(wpath)
+                idx = np.flatnonzero(need)
+                parts = np.array_split(idx, max(1, min(len(idx) // 200, 4 * workers)))
+                tasks = [(ps[part], os_[part], str(wpath), self.cfg.label_depth)
+                         for part in parts if len(part)]
+                t0 = time.perf_counter()
+                for i, vals in run_tasks(label_positions, tasks, self.cfg.scheduler, workers):
+                    labels[parts[i]] = vals
+                self.log(f"stage {s}: labelled {len(idx)} positions by {self.cfg.label_depth}-ply"
+                         f" search in {time.perf_counter() - t0:.1f} s")
+            exact = rows & (data["label"] != NO_LABEL)
+            train = rows & ~held
+            test = rows & held
+            if train.sum() == 0:
+                self.log(f"stage {s}: no positions")
+                continue
+            y = labels[train] / 100.0
+            w = fit_stage(feats[train], y, self.cfg.damp)
+            weights.table[s] = np.clip(np.round(w * 100), -32000, 32000).astype(np.int32)
+            pred = weights.table[s][feats[test]].sum(axis=1) / 100.0 if test.any() else None
+            mae = float(np.abs(pred - labels[test] / 100.0).mean()) if pred is not None else None
+            ex = exact & held
+            pred_ex = weights.table[s][feats[ex]].sum(axis=1) / 100.0 if ex.any() else None
+            mae_exact = (float(np.abs(pred_ex - data["label"][ex] / 100.0).mean())
+                         if pred_ex is not None else None)
+            row = {"stage": s, "empties": f"{4 * s}-{4 * s + 3}", "train": int(train.sum()),
+                   "held_out": int(test.sum()), "mae_discs": mae,
+                   "exact_held_out": int(ex.sum()), "mae_vs_exact_discs": mae_exact}
+            report["stages"].append(row)
+            self.log(f"stage {s} ({row['empties']} empties): {row['train']} train, "
+                     f"held-out MAE {_fmt(mae)} discs (vs exact {_fmt(mae_exact)}, "
+                     f"{row['exact_held_out']} positions)")
+        weights.meta = {"config": json.dumps(asdict(self.cfg)),
+                        "positions": str(len(ps)), "games": str(report["games"])}
+        weights.save(wpath)
+        (self.out / "report.json").write_text(json.dumps(report, indent=1))
+        return report
+
+
+def _fmt(x: float | None) -> str:
+    return "-" if x is None else f"{x:.2f}"

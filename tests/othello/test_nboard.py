@@ -1,0 +1,167 @@
+"""NBoard protocol: scripted sessions, passes, malformed lines, ping while thinking."""
+
+from __future__ import annotations
+
+import io
+import threading
+import time
+
+import pytest
+
+from bitgames.othello.board import Board
+from bitgames.othello.ggf import GgfError, parse_ggf, to_ggf
+from bitgames.othello.nboard import NBoardSession, run_session
+from bitgames.othello.search import Engine
+
+START = "-" * 27 + "O*------*O" + "-" * 27
+
+
+def ggf(moves: str = "", board: str = START, side: str = "*", ti: str = "") -> str:
+    t = f"TI[{ti}]" if ti else ""
+    return f"(;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]{t}TY[8]BO[8 {board} {side}]{moves};)"
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(level=3, evaluation="classic", table_bits=14)
+
+
+def session(engine: Engine, lines: list[str]) -> tuple[list[str], str]:
+    out, err = io.StringIO(), io.StringIO()
+    run_session(engine, io.StringIO("\n".join(lines) + "\n"), out, err)
+    return out.getvalue().splitlines(), err.getvalue()
+
+
+def test_go_replies_a_legal_move(engine: Engine) -> None:
+    out, _ = session(engine, ["nboard 2", "set depth 3", f"set game {ggf('B[F5]W[D6]')}",
+                              "ping 1", "go"])
+    assert out[0] == "set myname bitgames3"
+    assert out[1] == "pong 1"
+    reply = [x for x in out if x.startswith("=== ")]
+    assert len(reply) == 1
+    move = reply[0].split()[1].split("/")[0]
+    assert move.lower() in [str(m) for m in Board.from_transcript("f5d6").legal_moves]
+    assert any(x.startswith("nodestats ") for x in out)
+    assert all(x.split()[0] in ("set", "pong", "status", "search", "nodestats", "===")
+               for x in out)
+
+
+def test_engine_does_not_move_on_go_and_follows_move_commands(engine: Engine) -> None:
+    out, _ = session(engine, ["nboard 2", "set depth 2", f"set game {ggf()}", "go",
+                              "move f5", "move D6/0.5/1.0", "go"])
+    replies = [x.split()[1].split("/")[0].lower() for x in out if x.startswith("===")]
+    assert replies[0] in ("d3", "c4", "f5", "e6")
+    assert replies[1] in [str(m) for m in Board.from_transcript("f5d6").legal_moves]
+
+
+def pass_position() -> tuple[Board, Board]:
+    """A game from a random playout reaching a position where the side to move must pass."""
+    import random
+
+    rng = random.Random(5)
+    while True:
+        b = Board()
+        while not b.is_game_over():
+            if b.must_pass():
+                return Board.from_transcript(b.transcript()), b
+            b.push(rng.choice(list(b.legal_moves)))
+
+
+def test_passes_in_game_and_implied_passes(engine: Engine) -> None:
+    before, board = pass_position()  # before: the moves without the pass, to move = passer
+    colours = []
+    b = Board()
+    for m in board.move_stack:
+        colours.append("B" if b.turn else "W")
+        b.push(m)
+    moves = "".join(f"{c}[{str(m).upper()}]"
+                    for c, m in zip(colours, board.move_stack, strict=True))
+    # the side to move must pass: go answers PA
+    out, _ = session(engine, ["nboard 2", "set depth 2", f"set game {ggf(moves)}", "go"])
+    assert "=== PA" in out
+    # the pass written explicitly, then the opponent to move
+    passer = "B" if board.turn else "W"
+    out, err = session(engine, ["nboard 2", "set depth 2",
+                                f"set game {ggf(moves + passer + '[PA]')}", "go"])
+    reply = [x for x in out if x.startswith("=== ")]
+    after = board.copy()
+    after.push("pass")
+    assert reply and reply[0].split()[1].split("/")[0].lower() in [
+        str(m) for m in after.legal_moves], err
+    # the pass left out: the opponent's next move implies it (GGF and the move command)
+    nxt = str(next(iter(after.legal_moves)))
+    other = "W" if passer == "B" else "B"
+    game = parse_ggf(ggf(moves + f"{other}[{nxt.upper()}]"))
+    assert [m.square for m in game.moves][-2:] == ["pass", nxt]
+    out, err = session(engine, ["nboard 2", "set depth 2", f"set game {ggf(moves)}",
+                                f"move {nxt}", "go"])
+    assert any(x.startswith("=== ") or x == "status game over" for x in out), err
+    assert before is not None
+
+
+def test_malformed_lines_never_kill_the_engine(engine: Engine) -> None:
+    lines = ["nboard 2", "set depth x", "set depth -3", "set game (;GM[Chess];)",
+             "set game garbage", "move z9", "move", "hint x", "ping", "frobnicate 3",
+             "set game " + ggf("B[A1]"), "", "   ", "set depth 2", "set game " + ggf(),
+             "move f5", "move f5", "ping 7", "go"]
+    out, err = session(engine, lines)
+    assert "pong 0" in out and "pong 7" in out
+    assert any(x.startswith("=== ") for x in out)
+    assert "unknown command ignored" in err and "bad line" in err
+
+
+def test_hint_streams_search_lines(engine: Engine) -> None:
+    out, _ = session(engine, ["nboard 2", "set depth 3", f"set game {ggf('B[F5]')}", "hint 3"])
+    lines = [x for x in out if x.startswith("search ")]
+    assert len(lines) == 3
+    for x in lines:
+        _, pv, ev, zero, depth = x.split()
+        assert pv[:2].lower() in ("d6", "f6", "f4") and zero == "0"
+        float(ev)
+        assert depth[0].isdigit()
+
+
+def test_exact_solve_reports_100_percent(engine: Engine) -> None:
+    board = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--"
+    g = ggf("", board.replace("X", "*"), "*")
+    out, _ = session(engine, ["nboard 2", "set depth 20", f"set game {g}", "go"])
+    assert "search G8 18.00 0 100%" in out[1] or any(
+        x.startswith("search G8") and x.endswith("100%") for x in out)
+    assert any(x.startswith("=== G8/18.00") for x in out)
+
+
+def test_ping_answered_while_thinking() -> None:
+    engine = Engine(level=20, evaluation="classic", table_bits=16)
+    out = io.StringIO()
+    s = NBoardSession(engine, out, io.StringIO())
+    s.handle("nboard 2")
+    s.handle("set depth 30")
+    s.handle(f"set game {ggf('B[F5]W[D6]B[C3]W[D3]')}")
+    s.handle("go")
+    time.sleep(0.3)
+    t0 = time.perf_counter()
+    s.handle("ping 5")
+    assert time.perf_counter() - t0 < 2.0
+    lines = out.getvalue().splitlines()
+    assert lines[-1] == "pong 5"
+    assert any(x.startswith("=== ") for x in lines)  # the best move so far was sent first
+    assert threading.active_count() >= 1
+
+
+def test_analyze_and_learn(engine: Engine) -> None:
+    out, _ = session(engine, ["nboard 2", "set depth 2", f"set game {ggf('B[F5]W[D6]B[C3]')}",
+                              "analyze", "learn", "quit", "go"])
+    got = sorted(int(x.split()[1]) for x in out if x.startswith("analysis "))
+    assert got == [0, 1, 2, 3]
+    assert "learned" in out
+    assert not any(x.startswith("===") for x in out)  # quit stopped the session
+
+
+def test_ggf_roundtrip_and_errors() -> None:
+    b = Board.from_transcript("f5d6c3d3c4")
+    text = to_ggf(Board(), [str(m) for m in b.move_stack])
+    assert parse_ggf(text).board == b
+    for bad in ["", "(;GM[Othello]B[F5]", "(;GM[Othello]BO[8 ---]", "(;GM[Othello]B[J9];)",
+                "(;GM[Othello]B[A1];)", "(;GM[Othello]xyz;)"]:
+        with pytest.raises(GgfError):
+            parse_ggf(bad)
