@@ -519,6 +519,13 @@ class MCTS:
         """
         if board.is_game_over() and not cleanup:
             return PASS
+        if not cleanup and board.move_stack and board.peek() == PASS:
+            # the opponent passed: passing ends the game; do it when we win both by
+            # Tromp-Taylor (all stones alive) and with the stones judged dead removed
+            sign = 1.0 if board.turn == BLACK else -1.0
+            if sign * board.score() > 0 and sign * final_score(board, 200, self.seed) > 0:
+                self.info = SearchInfo(move=PASS, winrate=1.0)
+                return PASS
         info = self.search(board, playouts, seconds, cleanup)
         if (
             allow_resign
