@@ -6,6 +6,9 @@ import io
 import os
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from bitgames.draughts import Board
 from bitgames.draughts.hub import HubEngine, board_from_hub, board_to_hub, parse_line
@@ -36,10 +39,11 @@ def test_positions_round_trip() -> None:
 def test_handshake_search_and_done() -> None:
     lines = run(["hub", "set-param name=variant value=russian", "init",
                  f'pos pos={START} moves="22-17 9-13"', "level depth=4", "go think"])
-    assert lines[:5] == [
+    assert lines[:6] == [
         'id name=bitgames-draughts version=0.1.0 author="bitgames authors" country=none',
         'param name=variant value=russian type=enum values="russian english"',
         "param name=tt-bits value=20 type=int min=10 max=26",
+        'param name=dialect value=standard type=enum values="standard pydraughts"',
         "wait",
         "ready",
     ]
@@ -117,5 +121,33 @@ def test_hub_command_quits_on_end_of_input() -> None:
         capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0
     out = proc.stdout.splitlines()
-    assert out[3:5] == ["wait", "ready"] and out[-1].startswith("done move=")
+    assert out[4:6] == ["wait", "ready"] and out[-1].startswith("done move=")
     assert "compiling" not in proc.stdout  # logs go to stderr only
+
+
+@pytest.mark.parametrize("variant", ["russian", "english"])
+def test_full_games_through_pydraughts_hub_client(variant: str, tmp_path: Path) -> None:
+    draughts = pytest.importorskip("draughts")
+    from draughts.engine import HubEngine, Limit
+
+    script = tmp_path / "engine.sh"
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m bitgames.cli draughts hub\n')
+    script.chmod(0o755)
+    engine = HubEngine([str(script)])
+    try:
+        assert engine.id["name"] == "bitgames-draughts" and variant in engine.variants
+        engine.setoption("variant", variant)
+        engine.setoption("dialect", "pydraughts")
+        engine.init()
+        board = draughts.Board(variant)
+        plies = 0
+        while not board.is_over() and plies < 300:
+            result = engine.play(board, Limit(depth=2), ponder=False)
+            legal = [m.steps_move for m in board.legal_moves()]
+            assert result.move.steps_move in legal, (plies, result.move.steps_move)
+            board.push(result.move)
+            plies += 1
+        assert plies >= 20
+    finally:
+        engine.quit()
+        engine.kill_process()

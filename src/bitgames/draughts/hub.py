@@ -4,6 +4,8 @@ Line-based, UCI-like: ``<command> <arg>=<val> ...`` with double quotes around va
 spaces. The engine declares ``param name=variant ... values="russian english"``; positions
 are ``pos pos=<W|B><32 squares in standard order 1 = b8 ... 32 = g1, 'w' 'b' 'W' 'B' 'e'>``
 with optional ``moves="..."``; moves are ``32-28`` or ``from x to x captured ...``.
+``set-param name=dialect value=pydraughts`` reads and writes what pydraughts' Hub client
+sends (see :class:`Numbering`).
 A search runs in a worker thread so ``ping`` (answered ``pong``) and ``stop`` are handled
 while it runs; it always ends with ``done move=... [ponder=...]``. Only protocol lines go to
 stdout (each flushed); unknown commands are ignored; a bad line gets ``error message=...``
@@ -16,6 +18,7 @@ and the engine keeps running; end of input quits.
 id name=bitgames-draughts version=0.1.0 author="bitgames authors" country=none
 param name=variant value=russian type=enum values="russian english"
 param name=tt-bits value=20 type=int min=10 max=26
+param name=dialect value=standard type=enum values="standard pydraughts"
 wait
 ready
 pong
@@ -58,37 +61,108 @@ def quote(value: str) -> str:
     return value
 
 
+def _russian_a1_number(index: int) -> int:
+    """pydraughts' Russian square numbers: a1 = 1, c1 = 2, ..., h8 = 32 (row by row)."""
+    f, r = g.COORDS[index]
+    return r * 4 + f // 2 + 1
+
+
+class Numbering:
+    """How a Hub dialect numbers squares and names colours.
+
+    ``standard`` (Scan, Hub GUI): squares 1 = b8 ... 32 = g1 in positions and moves.
+    ``pydraughts`` (its ``HubEngine`` client, 0.6.x): position character ``n`` is the square
+    its move numbers call ``33 - n``; move numbers are a1 = 1 ... h8 = 32 for Russian and the
+    standard ones for English; for English the colour letters and the side are swapped
+    (the side that moves first is written ``W``).
+    """
+
+    def __init__(self, dialect: str, variant: str) -> None:
+        if dialect not in ("standard", "pydraughts"):
+            raise BitgamesError(f"unknown dialect {dialect!r}; use standard or pydraughts")
+        self.dialect, self.variant = dialect, variant
+        if dialect == "pydraughts" and variant == "russian":
+            move_num = {i: _russian_a1_number(i) for i in range(32)}
+        else:
+            move_num = {i: g.numeric_square(i) for i in range(32)}
+        self.move_number = move_num
+        self.move_square = {n: i for i, n in move_num.items()}
+        if dialect == "pydraughts":
+            self.pos_square = {n: self.move_square[33 - n] for n in range(1, 33)}
+        else:
+            self.pos_square = {n: g.from_numeric(n) for n in range(1, 33)}
+        self.swap = dialect == "pydraughts" and variant == "english"
+
+    def board(self, pos: str) -> Board:
+        """A :class:`Board` from a 33-character Hub position."""
+        pos = pos.strip()
+        if len(pos) != 33 or pos[0] not in "WB":
+            raise BitgamesError(
+                f"hub position {pos!r}: expected W or B and 32 squares (w b W B e)")
+        white: list[str] = []
+        black: list[str] = []
+        for n, ch in enumerate(pos[1:], start=1):
+            if ch == "e":
+                continue
+            if ch not in SQUARE_CHARS:
+                raise BitgamesError(f"hub position: bad character {ch!r} on square {n}")
+            is_white, is_king = SQUARE_CHARS[ch]
+            if self.swap:
+                is_white = not is_white
+            name = str(g.numeric_square(self.pos_square[n]))
+            (white if is_white else black).append(("K" if is_king else "") + name)
+        side = pos[0] if not self.swap else ("B" if pos[0] == "W" else "W")
+        return Board(f"{side}:W{','.join(white)}:B{','.join(black)}", variant=self.variant)
+
+    def position(self, board: Board) -> str:
+        """The 33-character Hub position of ``board``."""
+        white_to_move = board.turn != self.swap
+        chars = ["W" if white_to_move else "B"]
+        for n in range(1, 33):
+            piece = board.piece_at(self.pos_square[n]) or "e"
+            if self.swap:
+                piece = {"w": "b", "b": "w", "W": "B", "B": "W", "e": "e"}[piece]
+            chars.append(piece)
+        return "".join(chars)
+
+    def move_name(self, move: Move) -> str:
+        """``32-28`` or ``from x to x captured ...`` in this numbering."""
+        num = self.move_number
+        if not move.is_capture:
+            return f"{num[move.start]}-{num[move.end]}"
+        caps = sorted(num[i] for i in range(32) if move.captured >> i & 1)
+        return "x".join(str(x) for x in [num[move.start], num[move.end], *caps])
+
+    def parse_move(self, board: Board, text: str) -> Move:
+        """The legal move of ``board`` written ``text`` in this numbering."""
+        try:
+            nums = [int(t) for t in text.replace("x", "-").split("-")]
+            squares = [self.move_square[n] for n in nums]
+        except (ValueError, KeyError):
+            raise BitgamesError(f"cannot read hub move {text!r}") from None
+        if len(squares) < 2:
+            raise BitgamesError(f"cannot read hub move {text!r}")
+        caps = sum(1 << s for s in squares[2:])
+        for m in board.legal_moves:
+            if m.start == squares[0] and m.end == squares[1] and (
+                    m.captured == caps or (len(squares) == 2 and not m.is_capture)):
+                return m
+        if len(squares) == 2:  # a capture given by start and end only
+            cands = [m for m in board.legal_moves
+                     if m.start == squares[0] and m.end == squares[1]]
+            if len(cands) == 1:
+                return cands[0]
+        raise BitgamesError(f"illegal hub move {text!r} in {board.fen()}")
+
+
 def board_from_hub(pos: str, variant: str) -> Board:
-    """A :class:`Board` from a 33-character Hub position."""
-    pos = pos.strip()
-    if len(pos) != 33 or pos[0] not in "WB":
-        raise BitgamesError(
-            f"hub position {pos!r}: expected W or B and 32 squares (w b W B e)")
-    white: list[str] = []
-    black: list[str] = []
-    for n, ch in enumerate(pos[1:], start=1):
-        if ch == "e":
-            continue
-        if ch not in SQUARE_CHARS:
-            raise BitgamesError(f"hub position: bad character {ch!r} on square {n}")
-        is_white, is_king = SQUARE_CHARS[ch]
-        (white if is_white else black).append(("K" if is_king else "") + str(n))
-    fen = f"{pos[0]}:W{','.join(white)}:B{','.join(black)}"
-    return Board(fen, variant=variant)
+    """A :class:`Board` from a standard 33-character Hub position."""
+    return Numbering("standard", variant).board(pos)
 
 
 def board_to_hub(board: Board) -> str:
-    """The 33-character Hub position of ``board``."""
-    chars = ["W" if board.turn else "B"]
-    for n in range(1, 33):
-        piece = board.piece_at(g.from_numeric(n))
-        chars.append(piece if piece else "e")
-    return "".join(chars)
-
-
-def move_from_hub(board: Board, text: str) -> Move:
-    """The legal move written in Hub form (``32-28``, ``28x19x23``)."""
-    return board.parse_move(text)
+    """The standard 33-character Hub position of ``board``."""
+    return Numbering("standard", board.variant).position(board)
 
 
 class HubEngine:
@@ -98,6 +172,7 @@ class HubEngine:
         self.out = out or sys.stdout
         self.err = err or sys.stderr
         self.variant = "russian"
+        self.dialect = "standard"
         self.tt_bits = 20
         self.board = Board(variant=self.variant)
         self.limits: dict[str, float | int | None] = {"depth": 8}
@@ -122,6 +197,10 @@ class HubEngine:
     # -- engine ------------------------------------------------------------------------------
 
     @property
+    def numbering(self) -> Numbering:
+        return Numbering(self.dialect, self.variant)
+
+    @property
     def engine(self):  # type: ignore[no-untyped-def]
         if self._engine is None or self._engine.variant != self.variant:
             from bitgames.draughts.search import Engine
@@ -132,8 +211,10 @@ class HubEngine:
     def _search(self, engine, board: Board, mode: str) -> None:  # type: ignore[no-untyped-def]
         from bitgames.draughts.search import SearchResult
 
+        numbering = self.numbering
+
         def info(r: SearchResult) -> None:
-            pv = " ".join(m.hub_name() for m in r.pv)
+            pv = " ".join(numbering.move_name(m) for m in r.pv)
             self.send(f"info depth={r.depth} mean-depth={r.seldepth} "
                       f"score={r.score / 100:.2f} nodes={r.nodes} time={r.seconds:.3f} "
                       f"nps={r.nps / 1e6:.2f} pv={quote(pv)}")
@@ -149,11 +230,11 @@ class HubEngine:
             if not legal:
                 self.error("no legal move in this position")
                 return
-            self.send(f"done move={legal[0].hub_name()}")
+            self.send(f"done move={numbering.move_name(legal[0])}")
             return
-        line = f"done move={result.move.hub_name()}"
+        line = f"done move={numbering.move_name(result.move)}"
         if len(result.pv) > 1:
-            line += f" ponder={result.pv[1].hub_name()}"
+            line += f" ponder={numbering.move_name(result.pv[1])}"
         self.send(line)
 
     def _wait_search(self) -> None:
@@ -205,6 +286,8 @@ class HubEngine:
             self.send(f"param name=variant value={self.variant} type=enum "
                       f'values="russian english"')
             self.send(f"param name=tt-bits value={self.tt_bits} type=int min=10 max=26")
+            self.send(f"param name=dialect value={self.dialect} type=enum "
+                      f'values="standard pydraughts"')
             self.send("wait")
         elif command == "set-param":
             name, value = args.get("name", ""), args.get("value", "")
@@ -213,6 +296,9 @@ class HubEngine:
                     raise BitgamesError(f"unknown variant {value!r}")
                 self.variant = value
                 self.board = Board(variant=value)
+            elif name == "dialect":
+                Numbering(value, self.variant)  # checks the name
+                self.dialect = value
             elif name == "tt-bits":
                 if not value.isdigit() or not 10 <= int(value) <= 26:
                     raise BitgamesError(f"tt-bits must be 10..26, got {value!r}")
@@ -228,9 +314,10 @@ class HubEngine:
             if self._engine is not None:
                 self._engine.new_game()
         elif command == "pos":
-            board = board_from_hub(args.get("pos", ""), self.variant)
+            numbering = self.numbering
+            board = numbering.board(args.get("pos", ""))
             for text in args.get("moves", "").split():
-                board.push(move_from_hub(board, text))
+                board.push(numbering.parse_move(board, text))
             self.board = board
         elif command == "level":
             self.limits = self._level(args)
