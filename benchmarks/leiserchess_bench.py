@@ -30,12 +30,18 @@ def main() -> None:
         s = time.perf_counter() - start
         kind = "legal" if legal else "pseudo-legal"
         print(f"perft 4 {kind}: {n} leaves in {s:.3f} s = {n / s / 1e6:.1f} M leaves/s")
+    cpu = time.process_time()
     res = Engine().search(board, depth=args.depth)
+    cpu = time.process_time() - cpu
     print(f"search depth {args.depth} from start: {res.nodes} nodes in {res.seconds:.2f} s"
-          f" = {res.nps / 1e6:.2f} M nodes/s (best {res.best}, score {res.score})")
+          f" wall / {cpu:.2f} s CPU = {res.nps / 1e6:.2f} M nodes/s wall,"
+          f" {res.nodes / cpu / 1e6:.2f} M nodes/s CPU (best {res.best}, score {res.score})")
+    cpu = time.process_time()
     res = Engine().search(board, seconds=args.seconds)
+    cpu = time.process_time() - cpu
     print(f"search {args.seconds:.0f} s from start: depth {res.depth}, {res.nodes} nodes"
-          f" = {res.nps / 1e6:.2f} M nodes/s (best {res.best}, score {res.score})")
+          f" = {res.nps / 1e6:.2f} M nodes/s wall, {res.nodes / cpu / 1e6:.2f} M nodes/s CPU"
+          f" (best {res.best}, score {res.score})")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

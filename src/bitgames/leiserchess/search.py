@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from bitgames.core.bits import popcount
+from bitgames.core.bits import ctz, popcount
 from bitgames.core.jit import njit, register_warmup
 from bitgames.leiserchess.closebook import (
     CODE_DRAW,
@@ -48,11 +48,13 @@ from bitgames.leiserchess.eval import (
 )
 from bitgames.leiserchess.kernels import (
     MAX_MOVES,
+    NEIGHBOURS,
     NONE,
     gen_moves,
     laser_path,
     make_move,
     same_board,
+    trace,
 )
 from bitgames.leiserchess.notation import move_to_str
 
@@ -145,6 +147,41 @@ def _tt_store(
 
 
 @njit
+def gen_touching(
+    w: np.uint64,
+    b: np.uint64,
+    k: np.uint64,
+    side: int,
+    enemy_path: np.uint64,
+    own_path: np.uint64,
+    out: np.ndarray,
+) -> int:
+    """The pseudo-legal moves that touch a square of ``own_path`` (from or to): when the
+    side's beam leaves the board, only these can zap. No null move (it changes nothing)."""
+    own = w if side == 0 else b
+    movers = own & ~(enemy_path & own & ~k)
+    n = 0
+    while movers:
+        sq = ctz(movers)
+        movers &= movers - ONE
+        nb = NEIGHBOURS[sq]
+        if (own_path >> U(sq)) & ONE:
+            tos = nb
+            out[n] = sq | (sq << 6) | (1 << 12)
+            out[n + 1] = sq | (sq << 6) | (2 << 12)
+            out[n + 2] = sq | (sq << 6) | (3 << 12)
+            n += 3
+        else:
+            tos = nb & own_path
+        while tos:
+            to = ctz(tos)
+            tos &= tos - ONE
+            out[n] = sq | (to << 6)
+            n += 1
+    return n
+
+
+@njit
 def qsearch(
     w: np.uint64,
     b: np.uint64,
@@ -160,27 +197,39 @@ def qsearch(
     stats: np.ndarray,
     stop: np.ndarray,
 ) -> int:
-    """Quiescence search over zapping moves (those that only zap own Pawns skipped)."""
+    """Quiescence search over zapping moves (those that only zap own Pawns skipped).
+
+    When the side to move's beam currently leaves the board, a move can only zap if it
+    touches a square of that beam, so only those moves are made.
+    """
     stats[S_NODES] += 1
     if ply > stats[S_SELDEPTH]:
         stats[S_SELDEPTH] = ply
-    wpath = laser_path(w, b, k, o0, o1, 0)
-    bpath = laser_path(w, b, k, o0, o1, 1)
+    own = w if side == 0 else b
+    opp = b if side == 0 else w
+    occ = w | b
+    own_path, stop_sq, kind = trace(occ, k, o0, o1, ctz(k & own))
+    if kind == 2 and ((opp >> U(stop_sq)) & ONE):
+        return MATE - (ply + 1)  # the null move zaps the enemy King
+    opp_path = laser_path(w, b, k, o0, o1, 1 - side)
+    wpath = own_path if side == 0 else opp_path
+    bpath = opp_path if side == 0 else own_path
     stand = evaluate(w, b, k, o0, o1, side, wpath, bpath, params) + params[P_HMB]
     if stand >= beta or ply >= MAX_PLY - 1:
         return stand
     if stand > alpha:
         alpha = stand
-    own = w if side == 0 else b
-    opp = b if side == 0 else w
     own_n = popcount(own)
     opp_n = popcount(opp)
-    enemy_path = bpath if side == 0 else wpath
     mv = moves[ply]
-    n = gen_moves(w, b, k, o0, o1, side, enemy_path, mv)
+    if kind == 0:
+        n = gen_touching(w, b, k, side, opp_path, own_path, mv)
+    else:
+        n = gen_moves(w, b, k, o0, o1, side, opp_path, mv)
     best = stand
     for i in range(n):
-        nw, nb, nk, n0, n1, zapped, res = make_move(w, b, k, o0, o1, side, mv[i])
+        m = mv[i]
+        nw, nb, nk, n0, n1, zapped, res = make_move(w, b, k, o0, o1, side, m)
         if res != NONE:
             if (res == 1) == (side == 0):
                 continue  # suicide
