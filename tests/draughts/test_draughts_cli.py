@@ -1,0 +1,77 @@
+"""The draughts command line (run in-process through bitgames.cli.main)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from bitgames.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["draughts", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_perft_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "perft", "6", "--json")
+    record = json.loads(out)
+    assert code == 0 and record["count"] == 37986 and record["variant"] == "russian"
+
+
+def test_perft_divide_english(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "perft", "5", "--variant", "english", "--divide", "--json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(rows) == 8
+    assert sum(r["count"] for r in rows[:-1]) == rows[-1]["count"] == 7361
+    assert {r["move"] for r in rows[:-1]} == {"9-13", "9-14", "10-14", "10-15", "11-15",
+                                              "11-16", "12-16"}
+
+
+def test_perft_fen_and_all_paths(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "perft", "1", "--fen", "W:WKf8:Bb4,e7", "--json")
+    assert json.loads(out)["count"] == 1
+    _, out, _ = run(capsys, "perft", "1", "--fen", "W:WKf8:Bb4,e7", "--all-paths", "--json")
+    assert json.loads(out)["count"] == 2
+
+
+def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "perft", "3", "--fen", "W:Wz9:Bh8")
+    assert code == 2 and err.count("\n") == 1 and "z9" in err
+    code, _, err = run(capsys, "match", "--a", "wizard")
+    assert code == 2 and "wizard" in err
+
+
+def test_analyze(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "analyze", "--fen", "W:Wa1,c3:Bd4,f6", "--depth", "4", "--json")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and records[-1]["bestmove"] == "c3:e5:g7"
+    assert all("pv" in r for r in records[:-1])
+
+
+def test_match(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "match", "--a", "depth:2", "--b", "greedy", "--openings", "2",
+                       "--json")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(records) == 5 and records[-1]["games"] == 4
+
+
+def test_play_scripted() -> None:
+    proc = subprocess.run([sys.executable, "-m", "bitgames.cli", "draughts", "play", "--level",
+                           "1"], input="x9-y8\nc3-d4\nundo\nc3-d4\nquit\n",
+                          capture_output=True, text=True, timeout=300)
+    out = proc.stdout
+    assert proc.returncode == 0 and "your move (a3-b4 c3-b4 c3-d4" in out
+    assert "cannot read move 'x9-y8'" in out and out.count("engine plays") == 2
+
+
+def test_help_does_not_import_numba() -> None:
+    code = ("import sys; from bitgames.cli import build_parser; build_parser(); "
+            "print('numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "False"
