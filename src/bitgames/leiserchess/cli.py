@@ -127,8 +127,10 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
     board = _board_from(args.fen, args.moves)
     if args.divide:
-        for mv, count in perft_board(board, args.depth, legal=args.legal, divide=True).items():
-            emit({"move": mv, "nodes": count}, args.json, f"{mv}: {count}")
+        split = perft_board(board, args.depth, legal=args.legal, divide=True)
+        for mv, count in split.items():
+            if mv != "total":
+                emit({"move": mv, "nodes": count}, args.json, f"{mv}: {count}")
     start = time.perf_counter()
     total = perft_board(board, args.depth, legal=args.legal)["total"]
     seconds = time.perf_counter() - start
