@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bitgames.othello.board import BLACK, Board
-from bitgames.othello.cli import ffo_problems
+from bitgames.othello.cli import Problem, ffo_problems
 from bitgames.othello.solver import Solver, solve
 from tests.othello import reference_rules as ref
 
@@ -29,23 +29,24 @@ def _check_pv(board: Board, pv: list[str], score: int) -> None:
     assert (b.score() if board.turn == BLACK else -b.score()) == score
 
 
-@pytest.mark.parametrize("problem", ffo_problems(1, 19), ids=lambda p: p.name)
-def test_ffo_1_19(solver: Solver, problem) -> None:  # type: ignore[no-untyped-def]
+def _check_problem(solver: Solver, problem: Problem) -> None:
+    """The published exact score, a move from the published best set, and a sound PV."""
     board = Board.from_string(problem.board)
     result = solver.solve(board)
     assert result.score == problem.expected_score
     assert result.best_move in problem.expected_moves
     _check_pv(board, result.pv, result.score)
+
+
+@pytest.mark.parametrize("problem", ffo_problems(1, 19), ids=lambda p: p.name)
+def test_ffo_1_19(solver: Solver, problem: Problem) -> None:
+    _check_problem(solver, problem)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("problem", ffo_problems(20, 39), ids=lambda p: p.name)
-def test_ffo_20_39(solver: Solver, problem) -> None:  # type: ignore[no-untyped-def]
-    board = Board.from_string(problem.board)
-    result = solver.solve(board)
-    assert result.score == problem.expected_score
-    assert result.best_move in problem.expected_moves
-    _check_pv(board, result.pv, result.score)
+def test_ffo_20_39(solver: Solver, problem: Problem) -> None:
+    _check_problem(solver, problem)
 
 
 def _move_scores() -> list[tuple[str, dict[str, int]]]:
@@ -71,7 +72,7 @@ def test_every_move_score(solver: Solver, board_text: str, scores: dict[str, int
 
 
 @pytest.mark.parametrize("problem", ffo_problems(1, 19), ids=lambda p: p.name)
-def test_wld_mode(solver: Solver, problem) -> None:  # type: ignore[no-untyped-def]
+def test_wld_mode(solver: Solver, problem: Problem) -> None:
     result = solver.solve(Board.from_string(problem.board), mode="wld")
     want = problem.expected_score
     assert result.score == (want > 0) - (want < 0)

@@ -14,7 +14,8 @@ kernels); ``ctz(0)`` and ``clz(0)`` are 64.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 from llvmlite import ir
@@ -53,54 +54,32 @@ def iter_bits(x: int) -> Iterator[int]:
         x ^= low
 
 
-@intrinsic
-def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]
-    sig = types.int64(types.uint64)
+_NOT_POISON = ir.Constant(ir.IntType(1), 0)  # ctz(0) and clz(0) are defined (64)
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@intrinsic
-def _cttz(typingctx, x):  # type: ignore[no-untyped-def]
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
+# LLVM intrinsic behind each helper: builder -> value -> count (an i64).
+_EMITTERS: dict[Callable[..., int], Callable[[Any, Any], Any]] = {
+    popcount: lambda builder, v: builder.ctpop(v),
+    ctz: lambda builder, v: builder.cttz(v, _NOT_POISON),
+    clz: lambda builder, v: builder.ctlz(v, _NOT_POISON),
+}
 
 
-@intrinsic
-def _ctlz(typingctx, x):  # type: ignore[no-untyped-def]
-    sig = types.int64(types.uint64)
+def _register(python_fn: Callable[..., int], emit: Callable[[Any, Any], Any]) -> None:
+    """Make ``python_fn`` compile to one LLVM intrinsic inside kernels."""
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+    @intrinsic
+    def _native(typingctx, x):  # type: ignore[no-untyped-def]
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            return emit(builder, args[0])
 
-    return sig, codegen
+        return types.int64(types.uint64), codegen
 
-
-def _check_u64(x: types.Type) -> None:
-    if x != types.uint64:
-        raise TypeError(f"bit helpers take uint64 in kernels, got {x}")
-
-
-@overload(popcount)
-def _popcount_impl(x):  # type: ignore[no-untyped-def]
-    _check_u64(x)
-    return lambda x: _ctpop(x)
+    @overload(python_fn)
+    def _impl(x):  # type: ignore[no-untyped-def]
+        if x != types.uint64:
+            raise TypeError(f"{python_fn.__name__} takes uint64 in kernels, got {x}")
+        return lambda x: _native(x)
 
 
-@overload(ctz)
-def _ctz_impl(x):  # type: ignore[no-untyped-def]
-    _check_u64(x)
-    return lambda x: _cttz(x)
-
-
-@overload(clz)
-def _clz_impl(x):  # type: ignore[no-untyped-def]
-    _check_u64(x)
-    return lambda x: _ctlz(x)
+for _fn, _emit in _EMITTERS.items():
+    _register(_fn, _emit)

@@ -404,8 +404,20 @@ def _order_moves(
 
 
 @njit
-def _pick(n: int, i: int, k: int, msq: np.ndarray, mval: np.ndarray, mflip: np.ndarray) -> None:
-    """Move the best remaining move of row ``n`` (from ``i`` on) to position ``i``."""
+def _next_child(
+    p: np.uint64,
+    o: np.uint64,
+    n: int,
+    i: int,
+    k: int,
+    msq: np.ndarray,
+    mval: np.ndarray,
+    mflip: np.ndarray,
+) -> tuple[int, np.uint64, np.uint64]:
+    """Bring the best remaining move of row ``n`` (from ``i`` on) to position ``i``.
+
+    Returns the move and the position after it, from the opponent's view.
+    """
     b = i
     for j in range(i + 1, k):
         if mval[n, j] > mval[n, b]:
@@ -414,6 +426,9 @@ def _pick(n: int, i: int, k: int, msq: np.ndarray, mval: np.ndarray, mflip: np.n
         msq[n, i], msq[n, b] = msq[n, b], msq[n, i]
         mval[n, i], mval[n, b] = mval[n, b], mval[n, i]
         mflip[n, i], mflip[n, b] = mflip[n, b], mflip[n, i]
+    x = msq[n, i]
+    f = mflip[n, i]
+    return x, o ^ f, p ^ f ^ (_ONE << U(x))
 
 
 @njit
@@ -472,12 +487,7 @@ def _nws(
     best = -INF
     best_move = PASS
     for i in range(k):
-        _pick(n, i, k, msq, mval, mflip)
-        x = msq[n, i]
-        f = mflip[n, i]
-        bit = _ONE << U(x)
-        cp = o ^ f
-        co = p ^ f ^ bit
+        x, cp, co = _next_child(p, o, n, i, k, msq, mval, mflip)
         if n - 1 > SHALLOW:
             s = -_nws(cp, co, -alpha - 1, n - 1, tt, gen, msq, mval, mflip, stats)
         else:
@@ -535,12 +545,7 @@ def _pvs(
     best_move = PASS
     a = alpha
     for i in range(k):
-        _pick(n, i, k, msq, mval, mflip)
-        x = msq[n, i]
-        f = mflip[n, i]
-        bit = _ONE << U(x)
-        cp = o ^ f
-        co = p ^ f ^ bit
+        x, cp, co = _next_child(p, o, n, i, k, msq, mval, mflip)
         if n == 1:
             s = -final_score(cp, co)
         elif i == 0:
