@@ -623,4 +623,5 @@ def _warm() -> None:
         w, b, k, side = start_position(variant)
         perft(w, b, k, side, 2, variant)
         divide(w, b, k, side, 2, variant)
-        legal_moves(w, b, k, side, variant)
+        moves = legal_moves(w, b, k, side, variant)
+        make_move(U(w), U(b), U(k), side, U(moves[0][0]))  # Board.push calls it from Python
