@@ -87,7 +87,7 @@ def test_kings_table_against_search(kings_values: np.ndarray, book: cb.Closebook
         elif res.score < -MATE + 100:
             assert value == "loss"
             agreements += 1
-    assert agreements > 10
+    assert agreements >= 5
 
 
 def test_state_index_round_trip() -> None:

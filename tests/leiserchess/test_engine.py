@@ -73,6 +73,13 @@ def test_eval_hand_computed() -> None:
     assert evaluate_board(Board("ss7/8/8/8/8/8/8/7EE B")) == 77
 
 
+def test_eval_hattack_whole_sum() -> None:
+    # Tangerine's beam d0 -> a0 against the King on b5: 1/3+1/6 + 1/2+1/6 + 1+1/6 + 1/2+1/6
+    # = 3 exactly; the truncated sum must be 3 in both colours' frames
+    fen = "8/8/1nn6/8/8/8/8/3WW4 W"
+    assert evaluate_board(Board(fen)) == evaluate_board(Board(rotate180(fen)))
+
+
 def test_material_only_eval() -> None:
     p = material_params()
     assert evaluate_board(Board(), p) == 0

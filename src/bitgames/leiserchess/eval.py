@@ -176,7 +176,9 @@ def _side_terms(own: np.uint64, k: np.uint64, own_path: np.uint64, enemy_path: n
         sq = ctz(x)
         x &= x - ONE
         h += HATTACK_TABLE[sq * 64 + base]
-    score += np.int64(h) * params[P_HATTACK]
+    # + 1e-9: sums that are whole numbers (e.g. 1/3 + 1/6 + ... = 3) must not truncate
+    # to one less because of the order the squares were added in
+    score += np.int64(h + 1e-9) * params[P_HATTACK]
     area = NEIGHBOURS[ksq] | (ONE << U(ksq))
     score += params[P_MOBILITY] * popcount(area & ~enemy_path)
     score += params[P_PAWNPIN] * popcount(pawns & ~enemy_path)
