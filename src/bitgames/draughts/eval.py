@@ -6,9 +6,13 @@ rank), centre (pieces on the eight central squares), tempo (how far the men have
 which matters more as material comes off), mobility (quiet moves available), and for
 Russian a bonus for a king on the main road a1-h8.
 
+The weights are an ``int64`` array (:func:`default_weights`, indices ``W_*``) passed to the
+kernel, so matches can compare weight sets without recompiling
+(``benchmarks/draughts_tune.py``).
+
 >>> from bitgames.draughts import kernels as K
 >>> w, b, k, side = K.start_position(K.RUSSIAN)
->>> int(evaluate(w, b, k, side, K.RUSSIAN))
+>>> int(evaluate(w, b, k, side, K.RUSSIAN, default_weights()))
 0
 """
 
@@ -23,14 +27,23 @@ from bitgames.draughts.kernels import RUSSIAN, WHITE, count_quiet
 
 U = np.uint64
 
-MAN = 100
-KING_RUSSIAN = 250
-KING_ENGLISH = 150
-BACK_RANK = 8
-CENTRE = 5
-TEMPO = 2
-MOBILITY = 2
-MAIN_ROAD_KING = 12
+W_MAN, W_KING_RUSSIAN, W_KING_ENGLISH, W_BACK_RANK, W_CENTRE, W_TEMPO, W_MOBILITY, \
+    W_MAIN_ROAD = range(8)
+WEIGHT_NAMES = ("man", "king_russian", "king_english", "back_rank", "centre", "tempo",
+                "mobility", "main_road")
+#: Default weights (centi-men); see docs/PERFORMANCE.md for the matches behind them.
+DEFAULTS = {"man": 100, "king_russian": 250, "king_english": 150, "back_rank": 8,
+            "centre": 5, "tempo": 2, "mobility": 2, "main_road": 12}
+
+
+def default_weights(**changes: int) -> np.ndarray:
+    """The weight array, with any named weight changed (``default_weights(mobility=4)``)."""
+    values = dict(DEFAULTS)
+    for name, value in changes.items():
+        if name not in values:
+            raise ValueError(f"unknown weight {name!r}; known: {', '.join(WEIGHT_NAMES)}")
+        values[name] = value
+    return np.array([values[n] for n in WEIGHT_NAMES], dtype=np.int64)
 
 R = [U(m) for m in g.RANK]
 R1, R2, R3, R4, R5, R6, R7, R8 = R
@@ -52,22 +65,23 @@ def _advance_black(m: np.uint64) -> int:
 
 
 @njit
-def evaluate(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int) -> int:
+def evaluate(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int,
+             wt: np.ndarray) -> int:
     """Score of the position for the side to move (positive = good for it)."""
     wm = w & ~k
     bm = b & ~k
     wk = w & k
     bk = b & k
-    king = KING_RUSSIAN if variant == RUSSIAN else KING_ENGLISH
+    king = wt[W_KING_RUSSIAN] if variant == RUSSIAN else wt[W_KING_ENGLISH]
     nwm = popcount(wm)
     nbm = popcount(bm)
-    s = MAN * (nwm - nbm) + king * (popcount(wk) - popcount(bk))
-    s += BACK_RANK * (popcount(wm & R1) - popcount(bm & R8))
-    s += CENTRE * (popcount(w & CENTRE_MASK) - popcount(b & CENTRE_MASK))
+    s = wt[W_MAN] * (nwm - nbm) + king * (popcount(wk) - popcount(bk))
+    s += wt[W_BACK_RANK] * (popcount(wm & R1) - popcount(bm & R8))
+    s += wt[W_CENTRE] * (popcount(w & CENTRE_MASK) - popcount(b & CENTRE_MASK))
     # tempo counts more in the ending (fewer men on the board)
     phase = 24 - nwm - nbm
-    s += (TEMPO + phase // 6) * (_advance_white(wm) - _advance_black(bm))
-    s += MOBILITY * (count_quiet(w, b, k, 0, variant) - count_quiet(w, b, k, 1, variant))
+    s += (wt[W_TEMPO] + phase // 6) * (_advance_white(wm) - _advance_black(bm))
+    s += wt[W_MOBILITY] * (count_quiet(w, b, k, 0, variant) - count_quiet(w, b, k, 1, variant))
     if variant == RUSSIAN:
-        s += MAIN_ROAD_KING * (popcount(wk & MAIN_ROAD) - popcount(bk & MAIN_ROAD))
+        s += wt[W_MAIN_ROAD] * (popcount(wk & MAIN_ROAD) - popcount(bk & MAIN_ROAD))
     return s if side == WHITE else -s

@@ -26,7 +26,7 @@ import numpy as np
 from bitgames.core.bits import ctz, popcount
 from bitgames.core.jit import njit, register_warmup
 from bitgames.draughts import board as board_mod
-from bitgames.draughts.eval import evaluate
+from bitgames.draughts.eval import default_weights, evaluate
 from bitgames.draughts.kernels import (
     KEY_MASK,
     M32,
@@ -79,17 +79,18 @@ def zobrist(w: np.uint64, b: np.uint64, k: np.uint64, side: int) -> np.uint64:
 
 @njit
 def _quiesce(w: np.uint64, b: np.uint64, k: np.uint64, side: int, alpha: int, beta: int,
-             ply: int, variant: int, buf: np.ndarray, stats: np.ndarray) -> int:
+             ply: int, variant: int, buf: np.ndarray, stats: np.ndarray,
+             wt: np.ndarray) -> int:
     stats[S_NODES] += 1
     if ply > stats[S_SELDEPTH]:
         stats[S_SELDEPTH] = ply
     if not any_capture(w, b, k, side, variant) or ply >= MAX_PLY - 1:
-        return evaluate(w, b, k, side, variant)
+        return evaluate(w, b, k, side, variant, wt)
     n = gen_captures(w, b, k, side, variant, buf, ply, np.int64(1))
     best = -INF
     for i in range(n):
         w2, b2, k2, s2 = make_move(w, b, k, side, buf[ply, i, 0])
-        score = -_quiesce(w2, b2, k2, s2, -beta, -alpha, ply + 1, variant, buf, stats)
+        score = -_quiesce(w2, b2, k2, s2, -beta, -alpha, ply + 1, variant, buf, stats, wt)
         if score > best:
             best = score
             if score > alpha:
@@ -103,12 +104,12 @@ def _quiesce(w: np.uint64, b: np.uint64, k: np.uint64, side: int, alpha: int, be
 def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha: int,
          beta: int, ply: int, variant: int, buf: np.ndarray, tt_key: np.ndarray,
          tt_val: np.ndarray, killers: np.ndarray, history: np.ndarray,
-         stats: np.ndarray) -> int:
+         stats: np.ndarray, wt: np.ndarray) -> int:
     if stats[S_NODES] >= stats[S_LIMIT]:
         stats[S_ABORT] = 1
         return 0
     if depth <= 0 or ply >= MAX_PLY - 2:
-        return _quiesce(w, b, k, side, alpha, beta, ply, variant, buf, stats)
+        return _quiesce(w, b, k, side, alpha, beta, ply, variant, buf, stats, wt)
     stats[S_NODES] += 1
     key = zobrist(w, b, k, side)
     slot = np.int64(key & U(tt_key.shape[0] - 1))
@@ -165,13 +166,13 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
         w2, b2, k2, s2 = make_move(w, b, k, side, mv)
         if i == 0:
             score = -_pvs(w2, b2, k2, s2, depth - 1, -beta, -alpha, ply + 1, variant, buf,
-                          tt_key, tt_val, killers, history, stats)
+                          tt_key, tt_val, killers, history, stats, wt)
         else:
             score = -_pvs(w2, b2, k2, s2, depth - 1, -alpha - 1, -alpha, ply + 1, variant,
-                          buf, tt_key, tt_val, killers, history, stats)
+                          buf, tt_key, tt_val, killers, history, stats, wt)
             if alpha < score < beta:
                 score = -_pvs(w2, b2, k2, s2, depth - 1, -beta, -alpha, ply + 1, variant,
-                              buf, tt_key, tt_val, killers, history, stats)
+                              buf, tt_key, tt_val, killers, history, stats, wt)
         if stats[S_ABORT] != 0:
             return 0
         if score > best:
@@ -235,8 +236,10 @@ class Engine:
     ``nodes``, ``movetime`` seconds; or a ``level`` from :data:`LEVELS`.
     """
 
-    def __init__(self, variant: str = "russian", tt_bits: int = 20) -> None:
+    def __init__(self, variant: str = "russian", tt_bits: int = 20,
+                 weights: np.ndarray | None = None) -> None:
         self.variant = variant
+        self.weights = default_weights() if weights is None else weights
         self._code = board_mod._variant_code(variant)
         self.tt_key = np.zeros(1 << tt_bits, dtype=np.uint64)
         self.tt_val = np.zeros((1 << tt_bits, 2), dtype=np.int64)
@@ -295,7 +298,8 @@ class Engine:
                 stats[S_LIMIT] = 0
             score = _pvs(U(w), U(b), U(k), np.int64(side), np.int64(d), np.int64(-INF),
                          np.int64(INF), np.int64(0), np.int64(self._code), self.buf,
-                         self.tt_key, self.tt_val, self.killers, self.history, stats)
+                         self.tt_key, self.tt_val, self.killers, self.history, stats,
+                         self.weights)
             total_nodes += int(stats[S_NODES])
             elapsed = time.perf_counter() - start
             aborted = stats[S_ABORT] != 0
@@ -354,8 +358,9 @@ class EnginePlayer:
 
     def __init__(self, variant: str = "russian", level: int | None = None,
                  depth: int | None = None, nodes: int | None = None,
-                 movetime: float | None = None, tt_bits: int = 18) -> None:
-        self.engine = Engine(variant, tt_bits=tt_bits)
+                 movetime: float | None = None, tt_bits: int = 18,
+                 weights: np.ndarray | None = None) -> None:
+        self.engine = Engine(variant, tt_bits=tt_bits, weights=weights)
         self.limits = {"level": level, "depth": depth, "nodes": nodes, "movetime": movetime}
         self.name = (f"level {level}" if level else f"depth {depth}" if depth
                      else f"nodes {nodes}" if nodes else f"{movetime} s")
