@@ -1,0 +1,73 @@
+"""Go light-playout and MCTS speed: playouts/s, moves/playout, ns/move on 9x9, 13x13, 19x19.
+
+Usage: python benchmarks/go_playouts.py [--playouts N] [--threads T] [--repeat R]
+
+Each figure is the best of R timed runs (the machine is shared; the best run is the
+least disturbed one), after an untimed warm-up; kernels are compiled before timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numpy as np
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--playouts", type=int, default=100_000, help="playouts on 9x9")
+    ap.add_argument("--threads", type=int, default=2, help="threads for the batched run")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--mcts", type=int, default=20_000, help="MCTS simulations on 9x9")
+    args = ap.parse_args()
+
+    from numba import set_num_threads
+
+    from bitgames.core import jit
+    from bitgames.go import Board
+    from bitgames.go import kernels as K
+    from bitgames.go.mcts import MCTS
+
+    jit.ensure_warm("go")
+    print(f"load average before: {os.getloadavg()[0]:.2f}")
+    for size in (9, 13, 19):
+        n = max(2000, args.playouts * 81 // (size * size))
+        g, s = K.geometry(size), K.new_state(size)
+        scores = np.zeros(n, np.int64)
+        moves = np.zeros(n, np.int64)
+        cap = 3 * size * size
+        K.playouts_serial(g, s, 500, np.uint64(7), cap, scores, moves)
+        for label, threads in (("1 thread", 1), (f"{args.threads} threads", args.threads)):
+            best = float("inf")
+            for r in range(args.repeat):
+                start = time.perf_counter()
+                if threads == 1:
+                    K.playouts_serial(g, s, n, np.uint64(r + 1), cap, scores, moves)
+                else:
+                    set_num_threads(threads)
+                    K.playouts_parallel(g, s, n, np.uint64(r + 1), cap, scores, moves, 8 * threads)
+                best = min(best, time.perf_counter() - start)
+            mpp = moves.mean()
+            print(
+                f"{size}x{size} {label}: {n / best:,.0f} playouts/s, {mpp:.1f} moves/playout, "
+                f"{best / moves.sum() * 1e9:.1f} ns/move  ({n} playouts, best of {args.repeat})"
+            )
+    engine = MCTS(seed=1)
+    board = Board(size=9)
+    engine.genmove(board, playouts=500)
+    best = float("inf")
+    for r in range(args.repeat):
+        engine = MCTS(seed=r)
+        start = time.perf_counter()
+        engine.search(board, playouts=args.mcts)
+        best = min(best, time.perf_counter() - start)
+    print(
+        f"9x9 MCTS (UCT+RAVE, 1 thread): {args.mcts / best:,.0f} simulations/s from the empty board"
+    )
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
