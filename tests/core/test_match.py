@@ -8,6 +8,7 @@ import random
 import pytest
 
 from bitgames.core.match import (
+    GameRecord,
     MatchResult,
     as_player,
     elo_from_score,
@@ -113,3 +114,19 @@ def test_perfect_beats_random_with_a_positive_elo_interval() -> None:
 def test_as_player_rejects_non_players() -> None:
     with pytest.raises(TypeError):
         as_player(42)
+
+
+def test_resume_counts_saved_games_without_replaying_them() -> None:
+    openings = [[1], [2], [3]]
+    full = run_match(perfect, RandomPlayer(3), lambda: Nim(22), openings=openings)
+    saved = [GameRecord.from_dict(g.to_dict()) for g in full.games[:4]]
+    played = []
+    resumed = run_match(perfect, RandomPlayer(3), lambda: Nim(22), openings=openings,
+                        previous=saved, on_game=lambda rec, res: played.append(rec.opening))
+    assert played == [2, 2] and resumed.n == 6
+    assert [g.a_first for g in resumed.games] == [g.a_first for g in full.games]
+    with pytest.raises(ValueError, match="does not match"):
+        run_match(perfect, perfect, lambda: Nim(22), openings=openings,
+                  previous=[saved[1], saved[0]])
+    with pytest.raises(ValueError, match="only 2"):
+        run_match(perfect, perfect, lambda: Nim(22), openings=[[2]], previous=saved)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -58,6 +59,24 @@ def test_match(capsys: pytest.CaptureFixture[str]) -> None:
                        "--json")
     records = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and len(records) == 5 and records[-1]["games"] == 4
+
+
+def test_match_save_and_resume(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    save = tmp_path / "games.jsonl"
+    argv = ["match", "--a", "depth:1", "--b", "greedy", "--openings", "2", "--save",
+            str(save), "--json"]
+    code, out, _ = run(capsys, *argv)
+    full = json.loads(out.splitlines()[-1])
+    lines = save.read_text().splitlines()
+    assert code == 0 and len(lines) == 4
+    save.write_text("\n".join(lines[:3]) + "\n")  # as if interrupted after 3 games
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and "--resume" in err
+    code, out, _ = run(capsys, *argv, "--resume")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(records) == 2 and records[-1]["games"] == 4
+    assert len(save.read_text().splitlines()) == 4
+    assert records[-1]["score"] == full["score"]
 
 
 def test_play_scripted() -> None:

@@ -82,6 +82,16 @@ class GameRecord:
     plies: int = 0
     adjudicated: bool = False
 
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready record (without the moves, which are game objects)."""
+        return {"opening": self.opening, "a_first": self.a_first, "a_score": self.a_score,
+                "plies": self.plies, "adjudicated": self.adjudicated}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameRecord:
+        return cls(int(data["opening"]), bool(data["a_first"]), float(data["a_score"]),
+                   [], int(data.get("plies", 0)), bool(data.get("adjudicated", False)))
+
 
 @dataclass
 class MatchResult:
@@ -179,17 +189,28 @@ def play_game(board: MatchBoard, white_player: Player, black_player: Player,
 def run_match(player_a: Any, player_b: Any, new_board: Callable[[], MatchBoard],
               openings: Sequence[Sequence[Any]] = ((),), max_plies: int = 400,
               on_game: Callable[[GameRecord, MatchResult], None] | None = None,
-              rounds: int = 1) -> MatchResult:
+              rounds: int = 1, previous: Sequence[GameRecord] = ()) -> MatchResult:
     """Play every opening ``rounds`` times with each colour; A's results.
 
     ``new_board()`` returns the start position; each opening's moves are pushed on it
-    before the players take over. ``on_game`` is called after every game (progress).
+    before the players take over. ``on_game`` is called after every game (progress; save
+    the records to resume later). ``previous`` holds the records of games already played
+    by an interrupted run of the same match: they are counted, not replayed.
     """
     a, b = as_player(player_a), as_player(player_b)
     result = MatchResult()
+    number = 0
     for _ in range(rounds):
         for index, opening in enumerate(openings):
             for a_moves_first in (True, False):
+                number += 1
+                if number <= len(previous):
+                    done = previous[number - 1]
+                    if (done.opening, done.a_first) != (index, a_moves_first):
+                        raise ValueError(f"game {number} of the saved run does not match "
+                                         "this match (other openings or order)")
+                    result.add(done)
+                    continue
                 board = new_board()
                 for move in opening:
                     board.push(move)
@@ -205,6 +226,8 @@ def run_match(player_a: Any, player_b: Any, new_board: Callable[[], MatchBoard],
                 result.add(record)
                 if on_game is not None:
                     on_game(record, result)
+    if number < len(previous):
+        raise ValueError(f"the saved run has {len(previous)} games, this match only {number}")
     return result
 
 

@@ -8,6 +8,8 @@ Positions are FEN strings: 'W:Wa1,c1,Kd4:Bb8,h8' (Russian, algebraic squares, K 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 import time
 from typing import Any
@@ -57,6 +59,10 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--openings", type=int, default=10, help="number of openings (default 10)")
     p.add_argument("--opening-plies", type=int, default=2, help="moves per opening")
     p.add_argument("--max-plies", type=int, default=300, help="adjudicate a draw after this")
+    p.add_argument("--save", metavar="FILE",
+                   help="append each finished game to FILE (JSON lines); with --resume, "
+                   "games already in FILE are counted instead of replayed")
+    p.add_argument("--resume", action="store_true", help="continue the match saved in --save")
     add_json_flag(p)
     p.set_defaults(func=cmd_match)
 
@@ -230,8 +236,21 @@ def cmd_match(args: argparse.Namespace) -> int:
     a = _player(args.a, args.variant, 1)
     b = _player(args.b, args.variant, 2)
     openings = opening_lines(args.variant, args.opening_plies)[: args.openings]
+    previous: list[GameRecord] = []
+    if args.resume:
+        if not args.save:
+            raise ValueError("--resume needs --save FILE (the file of the interrupted run)")
+        if os.path.exists(args.save):
+            with open(args.save) as fh:
+                previous = [GameRecord.from_dict(json.loads(line)) for line in fh
+                            if line.strip()]
+    elif args.save and os.path.exists(args.save):
+        raise ValueError(f"{args.save} exists: add --resume to continue it, or remove it")
 
     def on_game(rec: GameRecord, res: MatchResult) -> None:
+        if args.save:
+            with open(args.save, "a") as fh:
+                fh.write(json.dumps(rec.to_dict()) + "\n")
         emit({"game": res.n, "opening": rec.opening, "a_first": rec.a_first,
               "a_score": rec.a_score, "plies": rec.plies},
              args.json, f"game {res.n}: opening {rec.opening} "
@@ -239,7 +258,7 @@ def cmd_match(args: argparse.Namespace) -> int:
              f"({rec.plies} plies)  running: {res.summary()}")
 
     result = run_match(a, b, lambda: Board(variant=args.variant), openings=openings,
-                       max_plies=args.max_plies, on_game=on_game)
+                       max_plies=args.max_plies, on_game=on_game, previous=previous)
     emit({"a": args.a, "b": args.b, **result.to_dict()}, args.json,
          f"{args.a} vs {args.b}: {result.summary()}")
     return 0
