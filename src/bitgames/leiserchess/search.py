@@ -147,6 +147,26 @@ def _tt_store(
 
 
 @njit
+def pseudo_legal(
+    w: np.uint64, b: np.uint64, k: np.uint64, side: int, enemy_path: np.uint64, m: int
+) -> bool:
+    """True when move code ``m`` is one of ``side``'s pseudo-legal moves here."""
+    fr = m & 63
+    to = (m >> 6) & 63
+    rot = (m >> 12) & 3
+    own = w if side == 0 else b
+    fbit = ONE << U(fr)
+    if (own & fbit) == ZERO:
+        return False
+    is_king = (k & fbit) != ZERO
+    if not is_king and (enemy_path & fbit) != ZERO:
+        return False
+    if fr == to:
+        return rot != 0 or is_king
+    return rot == 0 and ((NEIGHBOURS[fr] >> U(to)) & ONE) == ONE
+
+
+@njit
 def gen_touching(
     w: np.uint64,
     b: np.uint64,
@@ -423,19 +443,12 @@ def pvs(
 
     mv = moves[ply]
     sc = scores[ply]
-    n = gen_moves(w, b, k, o0, o1, side, enemy_path, mv)
     k0 = killers[ply, 0]
     k1 = killers[ply, 1]
-    for i in range(n):
-        m = mv[i]
-        if m == tt_move:
-            sc[i] = 1 << 40
-        elif m == k0:
-            sc[i] = 1 << 30
-        elif m == k1:
-            sc[i] = (1 << 30) - 1
-        else:
-            sc[i] = history[side, m & 0x3FFF]
+    # the TT move is tried before any move generation (often it cuts off at once)
+    tt_ok = tt_move >= 0 and pseudo_legal(w, b, k, side, enemy_path, tt_move)
+    n = 0
+    generated = False
 
     fut_depth = params[P_FUT_DEPTH]
     futile = (
@@ -455,19 +468,40 @@ def pvs(
     pk = boards[ply, 2]
     p0 = boards[ply, 3]
     p1 = boards[ply, 4]
-    for idx in range(n):
-        # selection sort: pick the best remaining move
-        bi = idx
-        bs = sc[idx]
-        for j in range(idx + 1, n):
-            if sc[j] > bs:
-                bs = sc[j]
-                bi = j
-        m = mv[bi]
-        mv[bi] = mv[idx]
-        mv[idx] = m
-        sc[bi] = sc[idx]
-        sc[idx] = bs
+    idx = -1 if tt_ok else 0
+    while True:
+        if idx < 0:
+            m = tt_move
+        else:
+            if not generated:
+                generated = True
+                n = gen_moves(w, b, k, o0, o1, side, enemy_path, mv)
+                for i in range(n):
+                    mi = mv[i]
+                    if mi == k0:
+                        sc[i] = 1 << 30
+                    elif mi == k1:
+                        sc[i] = (1 << 30) - 1
+                    else:
+                        sc[i] = history[side, mi & 0x3FFF]
+            if idx >= n:
+                break
+            # selection sort: pick the best remaining move
+            bi = idx
+            bs = sc[idx]
+            for j in range(idx + 1, n):
+                if sc[j] > bs:
+                    bs = sc[j]
+                    bi = j
+            m = mv[bi]
+            mv[bi] = mv[idx]
+            mv[idx] = m
+            sc[bi] = sc[idx]
+            sc[idx] = bs
+            if tt_ok and m == tt_move:
+                idx += 1
+                continue
+        idx += 1
 
         nw, nb, nk, n0, n1, zapped, res = make_move(w, b, k, o0, o1, side, m)
         if res != NONE:
