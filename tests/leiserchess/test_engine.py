@@ -14,7 +14,13 @@ from hypothesis import assume, given, settings
 
 from bitgames.leiserchess import search as S
 from bitgames.leiserchess.board import Board
-from bitgames.leiserchess.eval import default_params, evaluate_board, material_params
+from bitgames.leiserchess.eval import (
+    P_DRAW,
+    P_HMB,
+    default_params,
+    evaluate_board,
+    material_params,
+)
 from bitgames.leiserchess.notation import START_FEN
 from bitgames.leiserchess.uci import run_uci
 
@@ -149,17 +155,20 @@ def test_recursive_search_kernels_have_one_signature() -> None:
 
 
 def test_repetition_is_scored_as_draw() -> None:
-    # Kings only, shuffled back and forth: the position after h0R a7R h0L a7L repeats.
-    e = S.Engine(tt_bits=12)
-    p = default_params()
+    # Kings only; after h0R a7R h0L a7L the start position is back. Playing h0R again
+    # repeats the position after the first h0R, which the search scores as a draw. With
+    # the draw score set to +100 (from the root side's view) that is the best move.
     board = Board("ss7/8/8/8/8/8/8/7NN W")
     for m in ("h0R", "a7R", "h0L", "a7L"):
         board.push(m)
-    # the search's repetition check sees the game history
-    assert board.repetitions() == 2
-    res = e.search(board, depth=2)
-    assert board.is_legal(res.best)
-    assert p[9] == -7
+    params = default_params()
+    params[P_DRAW] = 100
+    params[P_HMB] = 0
+    res = S.Engine(tt_bits=12, params=params).search(board, depth=1)
+    assert (res.best, res.score) == ("h0R", 100)
+    # without the history the same move is not a repetition
+    fresh = S.Engine(tt_bits=12, params=params).search(Board(board.fen()), depth=1)
+    assert fresh.score != 100
 
 
 # -- UCI ---------------------------------------------------------------------------------
