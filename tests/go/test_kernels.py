@@ -44,7 +44,7 @@ def _replay_playout(size: int, seed: int, prefix: list[int], cap: int) -> None:
     s = K.copy_state(board._s)
     trace = np.full(cap, -9, np.int32)
     amaf = np.zeros(size * size, np.int8)
-    score = K.playout(board._g, s, R.new_state(seed), cap, amaf, trace)
+    score = K.playout(board._g, s, R.new_state(seed), cap, amaf, trace, K.LIGHT)
     n = int(s[8][K.M_MOVES]) - len(prefix)
     for m in trace[:n]:
         m = int(m)
@@ -115,7 +115,7 @@ def test_random_move_is_uniform_over_legal_non_eye_moves() -> None:
     board = Board(size=9, rules="simple-ko")
     s = K.copy_state(board._s)
     trace = np.zeros(70, np.int32)
-    K.playout(board._g, s, R.new_state(5), 70, np.zeros(81, np.int8), trace)
+    K.playout(board._g, s, R.new_state(5), 70, np.zeros(81, np.int8), trace, K.LIGHT)
     for m in trace:
         board.push(int(m))
     c = board.turn

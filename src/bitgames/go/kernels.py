@@ -60,6 +60,12 @@ M_SIZE = 8
 
 PASS = -1
 
+#: playout policies: LIGHT is the uniform light playout; CAPTURE first answers the
+#: opponent's last move by capturing its block if that is in atari, else by extending a
+#: block of ours next to it that is in atari (when the extension has two empty
+#: neighbours), and otherwise plays the uniform light move
+LIGHT, CAPTURE = 0, 1
+
 Geometry = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 State = tuple[
     np.ndarray,
@@ -513,7 +519,13 @@ def area_score(g: Any, s: Any) -> int:
 
 @jit.njit(nogil=True)
 def playout(
-    g: Any, s: Any, rng: np.ndarray, max_moves: int, amaf: np.ndarray, trace: np.ndarray
+    g: Any,
+    s: Any,
+    rng: np.ndarray,
+    max_moves: int,
+    amaf: np.ndarray,
+    trace: np.ndarray,
+    policy: int,
 ) -> int:
     """Play random moves from state ``s`` (modified) until two passes or ``max_moves``
     more moves; return the Tromp-Taylor area difference (black minus white).
@@ -543,9 +555,46 @@ def playout(
     while passes < 2 and moves - start < max_moves:
         opp = 3 - c
         moves += 1
-        # ---- choose a uniformly random legal non-eye point (sampling without replacement)
-        k = nempty
         p = -1
+        if policy == CAPTURE and last >= 0 and color[last] == opp:
+            rl = np.int64(root[last])
+            n = 0
+            for w in range(nw):
+                n += popcount(libs[rl, w])
+            if n == 1:
+                for w in range(nw):
+                    if libs[rl, w] != U(0):
+                        p = w * 64 + ctz(libs[rl, w])
+                        break
+                if p == ko:
+                    p = -1
+            if p < 0:
+                for j in range(nnbr[last]):
+                    q = nbr[last, j]
+                    if color[q] != c:
+                        continue
+                    rq = np.int64(root[q])
+                    n = 0
+                    for w in range(nw):
+                        n += popcount(libs[rq, w])
+                    if n != 1:
+                        continue
+                    lib = -1
+                    for w in range(nw):
+                        if libs[rq, w] != U(0):
+                            lib = w * 64 + ctz(libs[rq, w])
+                            break
+                    if lib == ko:
+                        continue
+                    e = 0
+                    for t in range(nnbr[lib]):
+                        if color[nbr[lib, t]] == 0:
+                            e += 1
+                    if e >= 2:
+                        p = lib
+                        break
+        # ---- choose a uniformly random legal non-eye point (sampling without replacement)
+        k = nempty if p < 0 else 0
         while k > 0:
             i = below(rng, k)
             cand = np.int64(empties[i])
@@ -752,7 +801,7 @@ def _playout_range(
     for i in range(lo, hi):
         _copy_into(s, s0)
         rng[0] = stream_seed(seed, i)
-        scores[i] = playout(g, s, rng, max_moves, amaf, trace)
+        scores[i] = playout(g, s, rng, max_moves, amaf, trace, LIGHT)
         moves[i] = s[8][M_MOVES] - s0[8][M_MOVES]
 
 
@@ -778,7 +827,7 @@ def first_moves(g: Any, s0: Any, n: int, seed: np.uint64, out: np.ndarray) -> No
     for i in range(n):
         _copy_into(s, s0)
         rng[0] = stream_seed(seed, i)
-        playout(g, s, rng, 1, amaf, trace)
+        playout(g, s, rng, 1, amaf, trace, LIGHT)
         out[i] = trace[0]
 
 
@@ -815,4 +864,6 @@ def _warmup() -> None:
     playouts_serial(g, s, 2, U(1), 400, scores, moves)
     playouts_parallel(g, s, 2, U(1), 400, scores, moves, 2)
     first_moves(g, s, 2, U(1), moves)
-    playout(g, copy_state(s), rng_state(1), 10, np.zeros(81, np.int8), np.zeros(10, np.int32))
+    playout(
+        g, copy_state(s), rng_state(1), 10, np.zeros(81, np.int8), np.zeros(10, np.int32), CAPTURE
+    )

@@ -40,9 +40,8 @@ from bitgames.go.board import BLACK, PASS, RESIGN, WHITE, Board
 T_NNODES, T_ROOT, T_CAP = 0, 1, 2
 
 # params fields
-P_UCT, P_RAVE_BIAS, P_PRIOR, P_KOMI, P_EXPAND, P_SUPERKO, P_SUICIDE, P_MAXMOVES, P_CLEANUP = range(
-    9
-)
+P_UCT, P_RAVE_BIAS, P_PRIOR, P_KOMI, P_EXPAND = 0, 1, 2, 3, 4
+P_SUPERKO, P_SUICIDE, P_MAXMOVES, P_CLEANUP, P_POLICY = 5, 6, 7, 8, 9
 
 
 def new_tree(capacity: int) -> tuple[np.ndarray, ...]:
@@ -209,6 +208,7 @@ def search_kernel(
     amaf = np.zeros(npts, np.int8)
     firstcol = np.zeros(npts, np.int8)
     komi = params[P_KOMI]
+    policy = np.int64(params[P_POLICY])
     expand_at = params[P_EXPAND]
     prior = params[P_PRIOR]
     total_moves = 0
@@ -244,7 +244,7 @@ def search_kernel(
         ntr = 0
         if meta[K.M_PASSES] < 2:
             m0 = meta[K.M_MOVES]
-            score = K.playout(g, s, rng, maxm, amaf, trace)
+            score = K.playout(g, s, rng, maxm, amaf, trace, policy)
             ntr = meta[K.M_MOVES] - m0
             total_moves += ntr
         else:
@@ -316,7 +316,7 @@ def ownership_kernel(
     for i in range(n):
         K._copy_into(s, s0)
         rng[0] = stream_seed(seed, i)
-        K.playout(g, s, rng, max_moves, amaf, trace)
+        K.playout(g, s, rng, max_moves, amaf, trace, K.CAPTURE)
         color = s[0]
         for p in range(npts):
             cp = color[p]
@@ -369,8 +369,10 @@ class MCTS:
         expand_at: float = 3.0,
         resign: float = 0.1,
         max_moves: int | None = None,
+        policy: int = K.CAPTURE,
     ) -> None:
         self.seed = seed
+        self.policy = policy
         self.capacity = capacity
         self.uct = uct
         self.rave_bias = rave_bias
@@ -398,6 +400,7 @@ class MCTS:
                 1.0 if board.rules.suicide else 0.0,
                 float(maxm),
                 1.0 if cleanup else 0.0,
+                float(self.policy),
             ],
             np.float64,
         )
