@@ -1,9 +1,9 @@
 """Tune the draughts evaluation by matches: each weight change against the defaults.
 
 Run: python benchmarks/draughts_tune.py [--variant russian] [--depth 4] [--openings 30]
-     [--change mobility=4 --change king_russian=300 ...]
+     [--change mobility=4 --change king_russian=300,back_rank=16 ...]
 
-Each candidate (the defaults with one weight changed) plays every opening of two plies with
+Each candidate (the defaults with some weights changed) plays every opening of two plies with
 both colours against the defaults at a fixed depth; prints the score and the Elo difference
 with its 95 % interval (bitgames.core.match). Positive Elo = the change helps.
 """
@@ -40,8 +40,8 @@ def main() -> None:
     openings = opening_lines(args.variant, 2)[: args.openings]
     print(f"defaults: {DEFAULTS}")
     for change in args.change or DEFAULT_CHANGES[args.variant]:
-        name, _, value = change.partition("=")
-        weights = default_weights(**{name: int(value)})
+        pairs = [part.partition("=") for part in change.split(",")]
+        weights = default_weights(**{name: int(value) for name, _, value in pairs})
         start = time.perf_counter()
         result = run_match(EnginePlayer(args.variant, depth=args.depth, weights=weights),
                            EnginePlayer(args.variant, depth=args.depth),

@@ -8,7 +8,10 @@ Moves are packed into one ``uint64``: bits 0-31 the captured set, 32-36 the star
 37-41 the end square, bit 42 "the man was crowned during this move". Two captures with the
 same start, end and captured set are the same move and are kept once when ``unique`` is 1
 (they give the same position); with ``unique`` 0 every landing-square path is kept.
-The landing squares of each capture are written to ``paths`` (for notation).
+Generators write into a move buffer (:func:`new_buffer`): row ``[ply, i]`` holds the move
+(with the path length in bits 48-52) and its landing squares, 5 bits each, in two more
+words (for notation). A position has at most :data:`MAX_MOVES` moves stored (no legal
+8x8 position comes near it; extra moves would be dropped, never written out of bounds).
 
 Flying kings read their rays from one lookup table indexed by the occupancy of the
 diagonal, gathered by a magic multiply (:mod:`bitgames.draughts.magic`). Every table is
@@ -35,9 +38,8 @@ ENGLISH = 1
 WHITE = 0
 BLACK = 1
 
-#: Buffer sizes: moves per position, landing squares per capture, plies of a perft/search.
+#: Buffer sizes: moves per position, plies of a perft/search.
 MAX_MOVES = 512
-MAX_PATH = 16
 MAX_PLY = 128
 
 M32 = U(0xFFFF_FFFF)
@@ -77,7 +79,7 @@ def ray_walk(s: int, d: int, occ: int) -> tuple[int, int]:
 
 
 def tables() -> np.ndarray:
-    """Build the table array ``T`` every kernel takes (about 260 KB, built in ~0.2 s)."""
+    """Build the table array ``T`` the kernels read (about 260 KB, built in ~0.3 s)."""
     global _TABLES
     if _TABLES is not None:
         return _TABLES
