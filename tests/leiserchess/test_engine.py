@@ -148,6 +148,20 @@ def test_engine_returns_legal_move(fen: str) -> None:
     assert board.is_legal(res.best)
 
 
+def test_search_without_jit_matches() -> None:
+    code = (
+        "from bitgames.leiserchess.board import Board\n"
+        "from bitgames.leiserchess.search import Engine\n"
+        "r = Engine(tt_bits=10).search(Board(), depth=2)\n"
+        "print(r.best, r.score, r.nodes)\n"
+    )
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], env=env,
+                         capture_output=True, text=True, check=True, timeout=300)
+    r = S.Engine(tt_bits=10).search(Board(), depth=2)
+    assert out.stdout.split() == [r.best, str(r.score), str(r.nodes)]
+
+
 def test_recursive_search_kernels_have_one_signature() -> None:
     S.Engine(tt_bits=10).search(Board(TACTIC), depth=3)
     assert len(S.pvs.signatures) == 1
