@@ -18,6 +18,14 @@ square where it stops) are ``uint64`` bitmaps: :func:`laser_path` computes one p
 per position, and move generation (pins) and evaluation reuse it.
 
 Everything here also runs as plain Python under ``NUMBA_DISABLE_JIT=1``.
+
+>>> from bitgames.leiserchess.notation import START_FEN, parse_fen
+>>> *bb, side = parse_fen(START_FEN)
+>>> w, b, k, o0, o1 = (np.uint64(x) for x in bb)
+>>> perft(w, b, k, o0, o1, side, 2, perft_buffer(2), 0)
+6084
+>>> [sq for sq in range(64) if laser_path(w, b, k, o0, o1, WHITE) >> np.uint64(sq) & ONE]
+[7, 15, 23, 31, 39]
 """
 
 from __future__ import annotations
