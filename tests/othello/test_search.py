@@ -1,0 +1,175 @@
+"""The midgame search: exactness at the end, limits, stopping, time management, CLI."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from bitgames.core.errors import BitgamesError
+from bitgames.othello import search as S
+from bitgames.othello.board import Board
+from bitgames.othello.solver import Solver
+
+ENDGAMES = [  # FFO #1-#3 style positions and a 12-empties one from a random game
+    "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X",
+    "-XXXXXX---XOOOO-XOXXOOX-OOOXOOOOOXXOOOOOOXXOXOOO--OXXOXO---O-O-- X",
+]
+
+
+@pytest.fixture(scope="module")
+def engine() -> S.Engine:
+    return S.Engine(level=6, evaluation="classic", table_bits=16)
+
+
+def test_one_signature_per_recursive_kernel(engine: S.Engine) -> None:
+    engine.search(Board(), depth=4)
+    engine.search(Board.from_string(ENDGAMES[0]), depth=3, solve=False)
+    assert len(S._pvs.signatures) == 1
+
+
+@pytest.mark.parametrize("board", ENDGAMES)
+def test_search_to_the_end_equals_the_solver(engine: S.Engine, board: str) -> None:
+    b = Board.from_string(board)
+    exact = Solver(table_bits=16).solve(b)
+    for mpc in (False, True):
+        engine.mpc = mpc
+        r = engine.search(b, depth=b.empties(), solve=False)
+        assert r.score == 100 * exact.score  # MPC is off when the search sees the end
+    engine.mpc = False
+    saved = engine.exact_empties, engine.wld_empties
+    engine.exact_empties = engine.wld_empties = 20
+    solved = engine.search(b, depth=1)  # hand-over to the solver at the root
+    engine.exact_empties, engine.wld_empties = saved
+    assert solved.mode == "exact" and solved.score == 100 * exact.score
+    assert solved.move in exact.pv[:1] or solved.score == 100 * exact.score
+
+
+def test_wld_hand_over() -> None:
+    e = S.Engine(level=1, evaluation="classic", table_bits=14, exact_empties=4, wld_empties=16)
+    b = Board.from_string(ENDGAMES[0])
+    r = e.search(b)
+    assert r.mode == "wld" and r.score == 100 and r.depth_text == "100%W"
+
+
+def test_lost_wld_position_still_returns_a_move() -> None:
+    # every move loses: the WLD window fails low everywhere (regression: the move was "pass")
+    b = Board("XXXXXXXOXOXOOXOOXXOXXOXOXXOOOOXO-XOOOXXO-XOOXOXO--OOOOOO--OXXO-O O")
+    e = S.Engine(level=4, evaluation="classic", table_bits=12)
+    r = e.search(b)
+    assert r.move in [str(m) for m in b.legal_moves] and r.score < 0
+
+
+def test_node_limit_and_stop(engine: S.Engine) -> None:
+    b = Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
+    r = engine.search(b, depth=30, nodes=5000, solve=False)
+    assert r.stopped and r.move in [str(m) for m in b.legal_moves]
+    assert r.nodes <= 5001
+    t = threading.Timer(0.2, engine.stop)
+    t0 = time.perf_counter()
+    t.start()
+    r = engine.search(b, depth=40, solve=False)
+    assert time.perf_counter() - t0 < 3.0 and r.stopped
+    assert r.move in [str(m) for m in b.legal_moves]
+
+
+def test_movetime_is_respected(engine: S.Engine) -> None:
+    b = Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
+    engine.search(b, depth=2)  # compiled code loaded before timing
+    t0 = time.perf_counter()
+    r = engine.search(b, depth=60, movetime=0.3)
+    assert time.perf_counter() - t0 < 1.5
+    assert r.move in [str(m) for m in b.legal_moves]
+
+
+def test_short_clock_never_loses_on_time() -> None:
+    e = S.Engine(level=20, evaluation="classic", table_bits=16)
+    for total in (1.0, 3.0):
+        board = Board()
+        left = {True: total, False: total}
+        while not board.is_game_over():
+            if board.must_pass():
+                board.push("pass")
+                continue
+            t0 = time.perf_counter()
+            r = e.search(board, clock=S.Clock(left[board.turn]))
+            left[board.turn] -= time.perf_counter() - t0
+            assert left[board.turn] > 0, f"lost on time with {total} s"
+            board.push(r.move)
+
+
+def test_allocate_and_levels() -> None:
+    t, hard = S.allocate(S.Clock(10.0), 40, 16)
+    assert 0 < t <= hard < 10.0 / 2
+    t2, _ = S.allocate(S.Clock(10.0), 20, 16)
+    assert t2 > 0
+    assert S.allocate(S.Clock(0.0), 30, 16) == (0.0, 0.0)
+    assert [S.level(n).depth for n in (1, 5, 20)] == [1, 5, 20]
+    assert all(S.level(n).exact <= S.level(n + 1).exact for n in range(1, S.MAX_LEVEL))
+    with pytest.raises(BitgamesError):
+        S.level(0)
+    with pytest.raises(BitgamesError):
+        S.Engine(evaluation="nonsense")
+
+
+def test_multi_scores_every_move(engine: S.Engine) -> None:
+    b = Board.from_transcript("f5")
+    r = engine.search(b, depth=3, multi=3)
+    assert sorted(m for m, _ in r.scores) == sorted(str(m) for m in b.legal_moves)
+    assert [s for _, s in r.scores] == sorted((s for _, s in r.scores), reverse=True)
+
+
+def test_play_scripted_and_analyze(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from bitgames.othello.play import random_openings, run_analyze, run_play
+
+    save = tmp_path / "game.txt"
+    args = argparse.Namespace(level=1, evaluation="classic", weights=None, color="black",
+                              moves="", show_thinking=True)
+    out = io.StringIO()
+    script = f"f5\nhint\nundo\nbad\nf5\nsave {save}\nload {save}\nquit\n"
+    assert run_play(args, io.StringIO(script), out) == 0
+    text = out.getvalue()
+    assert "engine plays" in text and "hint:" in text and "error:" in text
+    assert save.read_text().startswith("f5") and len(save.read_text().strip()) == 4
+    out = io.StringIO()
+    a = argparse.Namespace(transcript="f5d6c3d3c4f4f6f3e6e7d7c6", level=2, evaluation="classic",
+                           weights=None, mistake=1.0, json=False)
+    assert run_analyze(a, out) == 0
+    rows = out.getvalue().splitlines()
+    assert len(rows) == 13 and rows[0].startswith("  1. X f5")
+    ops = random_openings(5, 6, seed=3)
+    assert len(ops) == 5 and len({tuple(o) for o in ops}) == 5
+
+
+def test_match_command() -> None:
+    from bitgames.othello.play import run_match_cmd
+
+    out = io.StringIO()
+    args = argparse.Namespace(player_a="classic:2", player_b="classic:d1", games=4,
+                              random_plies=6, seed=1, weights=None, json=True)
+    assert run_match_cmd(args, out) == 0
+    import json
+
+    rec = json.loads(out.getvalue().splitlines()[-1])
+    assert rec["games"] == 4 and rec["wins"] + rec["draws"] + rec["losses"] == 4
+    with pytest.raises(BitgamesError):
+        run_match_cmd(argparse.Namespace(player_a="chess:1", player_b="classic:1", games=2,
+                                         random_plies=4, seed=1, weights=None, json=True), out)
+
+
+def test_pattern_engine_uses_weights() -> None:
+    from bitgames.othello import eval as ev
+    from bitgames.othello import patterns as P
+
+    w = ev.Weights.zeros()
+    # one weight: the edge pattern (hv1) with only its first square, owned by the side to
+    # move; a1 begins two instances (row 1 and column a), so it counts twice
+    w.table[:, P.PATTERN_OFFSETS[0] + 3**7] = 1000
+    e = S.Engine(level=2, evaluation="pattern", weights=w, table_bits=12)
+    b = Board("X" + "-" * 26 + "OX------XO" + "-" * 26 + "- X")
+    assert e.evaluate(b) == 2000
+    assert isinstance(np.int64(e.evaluate(Board())), np.int64)
