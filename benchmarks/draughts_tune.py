@@ -38,10 +38,11 @@ def main() -> None:
     args = ap.parse_args()
     jit.warmup(["draughts"])
     openings = opening_lines(args.variant, 2)[: args.openings]
-    print(f"defaults: {DEFAULTS}")
+    print(f"defaults: {DEFAULTS[args.variant]}")
     for change in args.change or DEFAULT_CHANGES[args.variant]:
         pairs = [part.partition("=") for part in change.split(",")]
-        weights = default_weights(**{name: int(value) for name, _, value in pairs})
+        weights = default_weights(args.variant,
+                                  **{name: int(value) for name, _, value in pairs})
         start = time.perf_counter()
         result = run_match(EnginePlayer(args.variant, depth=args.depth, weights=weights),
                            EnginePlayer(args.variant, depth=args.depth),

@@ -31,19 +31,29 @@ W_MAN, W_KING_RUSSIAN, W_KING_ENGLISH, W_BACK_RANK, W_CENTRE, W_TEMPO, W_MOBILIT
     W_MAIN_ROAD = range(8)
 WEIGHT_NAMES = ("man", "king_russian", "king_english", "back_rank", "centre", "tempo",
                 "mobility", "main_road")
-#: Default weights (centi-men); see docs/PERFORMANCE.md for the matches behind them.
-DEFAULTS = {"man": 100, "king_russian": 250, "king_english": 150, "back_rank": 8,
-            "centre": 5, "tempo": 2, "mobility": 2, "main_road": 12}
+#: Default weights (centi-men) per variant, from matches (``benchmarks/draughts_tune.py``,
+#: 98 games per change, depth 4 and 6; figures in docs/PERFORMANCE.md). English gained
+#: +76 Elo [+40, +113] at depth 6 from back_rank 16 and mobility 4; the same change did not
+#: help Russian at depth 6, so Russian keeps the first guesses.
+DEFAULTS: dict[str, dict[str, int]] = {
+    "russian": {"man": 100, "king_russian": 250, "king_english": 150, "back_rank": 8,
+                "centre": 5, "tempo": 2, "mobility": 2, "main_road": 12},
+    "english": {"man": 100, "king_russian": 250, "king_english": 150, "back_rank": 16,
+                "centre": 5, "tempo": 2, "mobility": 4, "main_road": 0},
+}
 
 
-def default_weights(**changes: int) -> np.ndarray:
-    """The weight array, with any named weight changed (``default_weights(mobility=4)``)."""
-    values = dict(DEFAULTS)
+def default_weights(variant: str = "russian", **changes: int) -> np.ndarray:
+    """The weight array of ``variant``, with named weights changed (``mobility=4``)."""
+    if variant not in DEFAULTS:
+        raise ValueError(f"unknown variant {variant!r}")
+    values = dict(DEFAULTS[variant])
     for name, value in changes.items():
         if name not in values:
             raise ValueError(f"unknown weight {name!r}; known: {', '.join(WEIGHT_NAMES)}")
         values[name] = value
     return np.array([values[n] for n in WEIGHT_NAMES], dtype=np.int64)
+
 
 R = [U(m) for m in g.RANK]
 R1, R2, R3, R4, R5, R6, R7, R8 = R

@@ -239,7 +239,7 @@ class Engine:
     def __init__(self, variant: str = "russian", tt_bits: int = 20,
                  weights: np.ndarray | None = None) -> None:
         self.variant = variant
-        self.weights = default_weights() if weights is None else weights
+        self.weights = default_weights(variant) if weights is None else weights
         self._code = board_mod._variant_code(variant)
         self.tt_key = np.zeros(1 << tt_bits, dtype=np.uint64)
         self.tt_val = np.zeros((1 << tt_bits, 2), dtype=np.int64)
