@@ -242,6 +242,13 @@ def test_uci_go_depth_and_setoption() -> None:
     assert all(" nodes " in x for x in infos)
 
 
+def test_uci_keeps_playing_where_the_rules_would_draw() -> None:
+    # threefold repetition: the referee adjudicates, the engine must still answer a move
+    moves = " ".join(["h0R a7R h0L a7L"] * 2)
+    lines = uci(f"position fen ss7/8/8/8/8/8/8/7NN W moves {moves}\ngo depth 2\n")
+    assert lines[-1].startswith("bestmove ") and lines[-1] != "bestmove (none)"
+
+
 def test_uci_go_time_inc() -> None:
     lines = uci("position fen ss7/8/8/8/8/8/8/WW7 W\ngo time 1000 inc 100\n")
     assert lines[-1] == "bestmove a0R"

@@ -275,6 +275,9 @@ def test_fifty_move_rule_and_referee_variant() -> None:
     ref2.no_zap_plies = 150
     ref2.push("h0R")
     assert not ref2.is_draw()
+    none = Board("ss7/8/8/8/8/8/8/7NN W", draw_rule="none")
+    none.no_pawn_zap_plies = none.no_zap_plies = 10_000
+    assert not none.is_draw() and len(none.legal_moves) > 0
 
 
 # -- FEN and notation ---------------------------------------------------------------------

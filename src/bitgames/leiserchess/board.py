@@ -26,8 +26,10 @@ Move.from_str('h0g1')
 (False, True)
 
 Draw rules: ``draw_rule="rules"`` (the rules document: 50 moves each without a Pawn
-zapped, or the same position with the same side to move a third time) or
-``"referee"`` (the course referee: 200 plies without any zap, or threefold repetition).
+zapped, or the same position with the same side to move a third time),
+``"referee"`` (the course referee: 200 plies without any zap, or threefold repetition), or
+``"none"`` (only a zapped King ends the game; the UCI engine uses this, since the referee
+adjudicates draws itself).
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ Color = int
 WHITE: Color = 0  #: Tangerine, uppercase, moves first
 BLACK: Color = 1  #: Lavender, lowercase
 COLOR_NAMES = ("Tangerine", "Lavender")
-DrawRule = Literal["rules", "referee"]
+DrawRule = Literal["rules", "referee", "none"]
 
 _U = np.uint64
 _LASER_CELLS = ("..", "**", "++", "##")
@@ -200,8 +202,10 @@ class Board:
     """
 
     def __init__(self, fen: str | None = START_FEN, *, draw_rule: DrawRule = "rules") -> None:
-        if draw_rule not in ("rules", "referee"):
-            raise BitgamesError(f"draw_rule must be 'rules' or 'referee', got {draw_rule!r}")
+        if draw_rule not in ("rules", "referee", "none"):
+            raise BitgamesError(
+                f"draw_rule must be 'rules', 'referee' or 'none', got {draw_rule!r}"
+            )
         self.draw_rule: DrawRule = draw_rule
         self.move_stack: list[Move] = []
         self._undo: list[_Undo] = []
@@ -391,7 +395,7 @@ class Board:
 
     def is_draw(self) -> bool:
         """True when a draw rule applies (threefold repetition, or the no-zap limit)."""
-        if self.result_code != kernels.NONE:
+        if self.result_code != kernels.NONE or self.draw_rule == "none":
             return False
         if self.repetitions() >= 3:
             return True

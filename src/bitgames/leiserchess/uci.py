@@ -52,7 +52,7 @@ class UciSession:
             except (ValueError, OSError) as exc:
                 self.log(f"closebook not loaded: {exc}")
         self.engine = Engine(closebook=book)
-        self.board = Board()
+        self.board = Board(draw_rule="none")
         self._thread: threading.Thread | None = None
         self._infinite = False
 
@@ -150,7 +150,7 @@ class UciSession:
             self.send(f"info string unknown position type {args[0]}")
             return
         try:
-            base = Board(fen)
+            base = Board(fen, draw_rule="none")
         except ValueError as exc:
             self.send(f"info string {exc}")
             return
