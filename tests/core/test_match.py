@@ -130,3 +130,10 @@ def test_resume_counts_saved_games_without_replaying_them() -> None:
                   previous=[saved[1], saved[0]])
     with pytest.raises(ValueError, match="only 2"):
         run_match(perfect, perfect, lambda: Nim(22), openings=[[2]], previous=saved)
+
+
+def test_interval_when_every_game_has_the_same_result() -> None:
+    lo, hi = MatchResult(wins=40).elo_interval()
+    assert lo == pytest.approx(elo_from_score(40 / (40 + 1.96**2))) and hi == math.inf
+    lo, hi = MatchResult(draws=10).elo_interval()
+    assert lo < 0 < hi and lo == pytest.approx(-hi)

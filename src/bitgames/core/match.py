@@ -127,10 +127,20 @@ class MatchResult:
         return math.sqrt(var / n)
 
     def elo_interval(self, z: float = 1.96) -> tuple[float, float]:
-        """Confidence interval of the Elo difference (95 % by default)."""
+        """Confidence interval of the Elo difference (95 % by default).
+
+        When every game had the same result the sample variance is 0 and the normal
+        interval would collapse to a point; the Wilson score interval is used instead
+        (40 wins out of 40 give a lower bound of 40 / (40 + z**2) = 91 %, +407 Elo).
+        """
         se = self.stderr()
         if math.isinf(se):
             return -math.inf, math.inf
+        if se == 0.0:
+            n, p = self.n, self.score
+            centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+            half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+            return elo_from_score(centre - half), elo_from_score(centre + half)
         return elo_from_score(self.score - z * se), elo_from_score(self.score + z * se)
 
     def los(self) -> float:
