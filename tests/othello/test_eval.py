@@ -137,3 +137,11 @@ def test_weights_roundtrip(tmp_path) -> None:  # type: ignore[no-untyped-def]
     bad.write_bytes(b"not a weights file")
     with pytest.raises(ev.BitgamesError):
         ev.Weights.load(bad)
+
+
+def test_generated_kernel_is_up_to_date() -> None:
+    from pathlib import Path
+
+    path = Path(P.__file__).with_name(P.GENERATED_MODULE)
+    assert path.read_text() == P.generate_kernel_source(), (
+        "regenerate eval_gen.py from patterns.generate_kernel_source()")

@@ -36,6 +36,7 @@ from bitgames.core.bits import popcount
 from bitgames.core.errors import BitgamesError
 from bitgames.core.jit import njit, register_warmup
 from bitgames.othello import patterns as P
+from bitgames.othello.eval_gen import pattern_sum
 from bitgames.othello.kernels import legal_moves
 
 U = np.uint64
@@ -154,10 +155,7 @@ def evaluate(p: np.uint64, o: np.uint64, w: np.ndarray, gather: np.ndarray, b3: 
         return WIPEOUT
     empties = 64 - popcount(p | o)
     s = stage(empties)
-    total = np.int64(0)
-    n = gather.shape[0]
-    for i in range(n):
-        total += w[s, np.int64(gather[i, 1]) + instance_index(p, o, gather, b3, i)]
+    total = pattern_sum(p, o, w, s, b3)  # straight-line code, same indices as features()
     mp = popcount(legal_moves(p, o))
     mo = popcount(legal_moves(o, p))
     pp = potential_mobility(p, o)
