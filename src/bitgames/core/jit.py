@@ -32,7 +32,12 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 
 #: Kernel modules of each game, imported by :func:`warmup` (each registers its warm-ups).
 KERNEL_MODULES: dict[str, tuple[str, ...]] = {
-    "othello": ("bitgames.othello.kernels", "bitgames.othello.solver"),
+    "othello": (
+        "bitgames.othello.kernels",
+        "bitgames.othello.solver",
+        "bitgames.othello.eval",
+        "bitgames.othello.search",
+    ),
     "draughts": ("bitgames.draughts.kernels", "bitgames.draughts.search"),
     "go": ("bitgames.go.kernels", "bitgames.go.mcts"),
     "leiserchess": (
