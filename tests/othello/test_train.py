@@ -1,0 +1,86 @@
+"""Training pipeline: labels checked by the solver, resume, least squares recovers weights."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("scipy")
+
+from bitgames.othello import eval as ev  # noqa: E402
+from bitgames.othello import patterns as P  # noqa: E402
+from bitgames.othello.board import Board  # noqa: E402
+from bitgames.othello.solver import Solver  # noqa: E402
+from bitgames.othello.train import NO_LABEL, TrainConfig, Trainer, fit_stage  # noqa: E402
+
+U = np.uint64
+
+
+def tiny(tmp_path) -> Trainer:  # type: ignore[no-untyped-def]
+    cfg = TrainConfig(games=6, seed=3, chunk=3, random_min=20, random_max=30, play_depth=1,
+                      solve_empties=8, label_depth=2, damp=1.0, workers=1, scheduler="serial")
+    return Trainer(tmp_path / "run", cfg, log=lambda s: None)
+
+
+def test_generate_label_resume_and_fit(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    t = tiny(tmp_path)
+    t.generate()
+    chunks = sorted((tmp_path / "run" / "games").glob("chunk*.npz"))
+    assert len(chunks) == 2
+    before = [c.stat().st_mtime_ns for c in chunks]
+    messages: list[str] = []
+    t.log = messages.append
+    t.generate()  # resume: nothing left to play
+    assert "0 to play" in messages[0]
+    assert [c.stat().st_mtime_ns for c in chunks] == before
+    data = t.load()
+    assert set(np.unique(data["game"])) == set(range(6))
+    exact = np.flatnonzero(data["label"] != NO_LABEL)
+    assert len(exact) >= 6 * 8
+    solver = Solver(table_bits=14)
+    for i in exact[::7]:  # exact labels agree with an independent solve
+        b = _board(int(data["p"][i]), int(data["o"][i]))
+        if b.is_game_over():
+            assert data["label"][i] == 100 * _final(int(data["p"][i]), int(data["o"][i]))
+            continue
+        assert data["label"][i] == 100 * solver.solve(b).score
+    report = t.fit()
+    assert (tmp_path / "run" / "weights.npz").exists()
+    stored = json.loads((tmp_path / "run" / "report.json").read_text())
+    assert stored["games"] == report["games"] == 6 and stored["stages"]
+    w = ev.Weights.load(tmp_path / "run" / "weights.npz")
+    assert w.table.shape == (ev.N_STAGES, P.N_WEIGHTS) and "config" in w.meta
+
+
+def _board(p: int, o: int) -> Board:
+    sq = "".join("X" if p >> s & 1 else "O" if o >> s & 1 else "-" for s in range(64))
+    return Board(sq + " X")
+
+
+def _final(p: int, o: int) -> int:
+    a, b = bin(p).count("1"), bin(o).count("1")
+    d = a - b
+    return d + (64 - a - b) * ((d > 0) - (d < 0))
+
+
+def test_least_squares_recovers_a_known_evaluation() -> None:
+    # labels made by a known sparse weight vector must be fitted almost exactly
+    rng = np.random.default_rng(0)
+    n = 3000
+    ps, os_ = [], []
+    for _ in range(n):
+        c = rng.integers(0, 3, 64)
+        ps.append(sum(1 << s for s in range(64) if c[s] == 1))
+        os_.append(sum(1 << s for s in range(64) if c[s] == 2))
+    feats = ev.batch_features(np.array(ps, dtype=np.uint64), np.array(os_, dtype=np.uint64),
+                              ev.GATHER, ev.B3)
+    true = np.zeros(P.N_WEIGHTS)
+    off = P.SCALAR_OFFSETS
+    true[off[0]:off[0] + 33] = np.linspace(-3, 3, 33)  # mobility: a smooth function
+    true[off[5]] = 1.5  # bias
+    y = true[feats].sum(axis=1)
+    w = fit_stage(feats, y, damp=0.01)
+    pred = w[feats].sum(axis=1)
+    assert np.abs(pred - y).mean() < 0.05
