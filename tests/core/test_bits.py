@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
+from collections.abc import Callable
 
 import numpy as np
 
@@ -30,7 +28,7 @@ def test_kernels_match_python() -> None:
     assert list(iter_bits(0x8000_0000_0000_0001)) == [0, 63]
 
 
-def test_same_names_without_jit() -> None:
+def test_same_names_without_jit(run_without_jit: Callable[..., str]) -> None:
     code = (
         "import numpy as np\n"
         "from bitgames.core.jit import njit\n"
@@ -38,7 +36,4 @@ def test_same_names_without_jit() -> None:
         "f = njit(lambda x: (popcount(x), ctz(x), clz(x)))\n"
         "print(*f(np.uint64(0xF0)))\n"
     )
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         timeout=120)
-    assert out.stdout.split() == ["4", "4", "56"], out.stderr
+    assert run_without_jit(code, timeout=120).split() == ["4", "4", "56"]

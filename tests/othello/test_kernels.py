@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -37,16 +35,13 @@ def test_perft_deep(depth: int) -> None:
     assert kernels.perft(p, o, depth, kernels.BIK) == PERFT_BIK[depth - 1]
 
 
-def test_perft_without_jit_matches() -> None:
+def test_perft_without_jit_matches(run_without_jit: Callable[..., str]) -> None:
     code = (
         "from bitgames.othello import kernels as k\n"
         "p, o = k.start_position()\n"
         "print(k.perft(p, o, 5, k.EDAX), k.perft(p, o, 5, k.BIK))\n"
     )
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         check=True, timeout=300)
-    assert out.stdout.split() == [str(PERFT_EDAX[4]), str(PERFT_BIK[4])]
+    assert run_without_jit(code).split() == [str(PERFT_EDAX[4]), str(PERFT_BIK[4])]
 
 
 def test_recursive_kernels_have_one_signature() -> None:
