@@ -84,3 +84,25 @@ def test_level_beats_level_two_below(variant: str, high: int) -> None:
 @pytest.mark.parametrize("high", [5, 6, 7])
 def test_higher_levels_beat_two_below(variant: str, high: int) -> None:
     level_match(variant, high, high - 2, 20)
+
+
+def test_repetition_history_for_the_search() -> None:
+    board = Board("W:WKc1,a3:BKf8,h6")
+    for name in ["c1-d2", "f8-g7", "d2-c1", "g7-f8"]:
+        board.push(name)
+    rep = Engine._repetition_keys(board)
+    assert int(rep[0]) == 4  # the four positions before the root can come back
+    board.push("a3-b4")  # a man move: nothing before it can repeat
+    assert int(Engine._repetition_keys(board)[0]) == 0
+
+
+def test_search_scores_a_forced_repetition_as_a_draw() -> None:
+    # White is a man down; its king has already shuffled c1-d2-c1, so playing c1-d2 again
+    # repeats a position of the game: the search scores that line as a draw (0) where the
+    # same position without its history is about a man down
+    board = Board("W:WKc1:BKf8,h6")
+    for name in ["c1-d2", "f8-g7", "d2-c1", "g7-f8"]:
+        board.push(name)
+    with_history = Engine("russian").search(board, depth=4)
+    fresh = Engine("russian").search(Board(board.fen()), depth=4)
+    assert with_history.score == 0 and fresh.score < -50

@@ -2,8 +2,10 @@
 
 The recursive kernel :func:`_pvs` runs a negamax alpha-beta with a principal-variation
 (null-window) scheme, a transposition table, killer moves and a history table for move
-ordering, a one-ply extension of forced moves, and a quiescence search that resolves pending
-captures (captures are compulsory, so a side that must capture has no "stand pat").
+ordering, a one-ply extension of forced moves, repetition detection (a position met again
+on the line or earlier in the game, since its last irreversible move, scores 0), and a
+quiescence search that resolves pending captures (captures are compulsory, so a side that
+must capture has no "stand pat").
 :class:`Engine` drives it from Python: iterative deepening, limits by depth, nodes or time,
 and :data:`LEVELS` for people.
 
@@ -104,7 +106,7 @@ def _quiesce(w: np.uint64, b: np.uint64, k: np.uint64, side: int, alpha: int, be
 def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha: int,
          beta: int, ply: int, variant: int, buf: np.ndarray, tt_key: np.ndarray,
          tt_val: np.ndarray, killers: np.ndarray, history: np.ndarray,
-         stats: np.ndarray, wt: np.ndarray) -> int:
+         stats: np.ndarray, wt: np.ndarray, rep: np.ndarray) -> int:
     if stats[S_NODES] >= stats[S_LIMIT]:
         stats[S_ABORT] = 1
         return 0
@@ -112,6 +114,20 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
         return _quiesce(w, b, k, side, alpha, beta, ply, variant, buf, stats, wt)
     stats[S_NODES] += 1
     key = zobrist(w, b, k, side)
+    # repetitions: rep[0] = h, rep[1..h] = keys of the game before the root (since its last
+    # man move or capture), rep[1 + h + p] = key at ply p of the current line. Only king
+    # moves are reversible, so without kings there is nothing to look for.
+    base = 1 + np.int64(rep[0])
+    if ply > 0 and k != U(0):
+        i = ply - 2
+        while i >= 0:
+            if rep[base + i] == key:
+                return 0
+            i -= 2
+        for j in range(1, base):
+            if rep[j] == key:
+                return 0
+    rep[base + ply] = key
     slot = np.int64(key & U(tt_key.shape[0] - 1))
     tt_move = U(0)
     if tt_key[slot] == key:
@@ -166,13 +182,13 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
         w2, b2, k2, s2 = make_move(w, b, k, side, mv)
         if i == 0:
             score = -_pvs(w2, b2, k2, s2, depth - 1, -beta, -alpha, ply + 1, variant, buf,
-                          tt_key, tt_val, killers, history, stats, wt)
+                          tt_key, tt_val, killers, history, stats, wt, rep)
         else:
             score = -_pvs(w2, b2, k2, s2, depth - 1, -alpha - 1, -alpha, ply + 1, variant,
-                          buf, tt_key, tt_val, killers, history, stats, wt)
+                          buf, tt_key, tt_val, killers, history, stats, wt, rep)
             if alpha < score < beta:
                 score = -_pvs(w2, b2, k2, s2, depth - 1, -beta, -alpha, ply + 1, variant,
-                              buf, tt_key, tt_val, killers, history, stats, wt)
+                              buf, tt_key, tt_val, killers, history, stats, wt, rep)
         if stats[S_ABORT] != 0:
             return 0
         if score > best:
@@ -282,6 +298,7 @@ class Engine:
             return SearchResult(None, -WIN, 0, 0, 0.0)
         w, b, k, side = board.bitboards()
         stats = self._stats
+        rep = self._repetition_keys(board)
         self.killers[:] = 0
         self.history //= 4
         result = SearchResult(legal[0], 0, 0, 0, 0.0, [legal[0]])
@@ -299,7 +316,7 @@ class Engine:
             score = _pvs(U(w), U(b), U(k), np.int64(side), np.int64(d), np.int64(-INF),
                          np.int64(INF), np.int64(0), np.int64(self._code), self.buf,
                          self.tt_key, self.tt_val, self.killers, self.history, stats,
-                         self.weights)
+                         self.weights, rep)
             total_nodes += int(stats[S_NODES])
             elapsed = time.perf_counter() - start
             aborted = stats[S_ABORT] != 0
@@ -322,6 +339,25 @@ class Engine:
                 break
         self.stop_requested = False
         return result
+
+    @staticmethod
+    def _repetition_keys(board: board_mod.Board) -> np.ndarray:
+        """Keys of the earlier positions that the search may repeat (see ``_pvs``)."""
+        keys: list[int] = []
+        states = board._stack
+        moves = board.move_stack
+        for i in range(len(states) - 1, -1, -1):
+            st = states[i]
+            keys.append(int(zobrist(U(st.white), U(st.black), U(st.kings),
+                                    np.int64(0 if st.turn else 1))))
+            m = moves[i]
+            if m.is_capture or not (st.kings >> m.start & 1) or len(keys) >= 256:
+                keys.pop()  # the move from this position was irreversible
+                break
+        rep = np.zeros(1 + len(keys) + MAX_PLY, dtype=np.uint64)
+        rep[0] = len(keys)
+        rep[1 : 1 + len(keys)] = keys
+        return rep
 
     @staticmethod
     def _move_of(board: board_mod.Board, packed: int) -> board_mod.Move | None:
