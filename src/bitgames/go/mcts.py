@@ -231,7 +231,7 @@ def search_kernel(
                 else:
                     break
             ch = _select(tree, node, params)
-            m = tmove[ch]
+            m = np.int64(tmove[ch])
             K.play(g, s, m, meta[K.M_TOMOVE])
             seq[nseq] = m
             nseq += 1
