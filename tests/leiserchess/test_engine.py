@@ -11,6 +11,7 @@ import time
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from bitgames.leiserchess import search as S
 from bitgames.leiserchess.board import Board
@@ -303,3 +304,12 @@ def test_search_cli_json(fen: str) -> None:
     from bitgames.cli import main
 
     assert main(["leiserchess", "search", "--fen", fen, "--depth", "2", "--json"]) == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(max_size=40).filter(lambda s: "\n" not in s and "\r" not in s),
+                max_size=6))
+def test_uci_random_lines_never_kill(lines: list[str]) -> None:
+    safe = [x for x in lines if not x.strip().lower().startswith(("go", "perft", "quit"))]
+    out = uci("\n".join(safe + ["isready"]) + "\n")
+    assert out[-1] == "readyok"

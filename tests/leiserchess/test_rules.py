@@ -415,3 +415,24 @@ def test_random_games_against_independent_model() -> None:
                 assert board.result() == ("0-1" if loser == "white" else "1-0")
                 break
             assert board.fen() == refimpl.fen_of(ref_board, side)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="nsewNSEW12345678/ WBx0", max_size=60))
+def test_fen_parser_fuzz(text: str) -> None:
+    try:
+        board = Board(text)
+    except FenError:
+        return
+    assert Board(board.fen()) == board
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="abcdefghi0123456789RULrul ", max_size=6))
+def test_move_parser_fuzz(text: str) -> None:
+    board = Board()
+    try:
+        move = board.parse_move(text)
+    except MoveError:
+        return
+    assert move in board.legal_moves
