@@ -171,7 +171,7 @@ class NBoardSession:
             n = int(args.split()[0]) if args.split() else 1
             self._think(lambda: self._hint(max(1, n)))
         elif cmd == "learn":
-            self.stop()
+            self.wait()  # let a running search or analysis finish first
             self.send("learned")  # no opening book yet: acknowledged, nothing stored
         elif cmd == "analyze":
             self._think(self._analyze)

@@ -72,6 +72,7 @@ SEL_DEPTH = 6
 MPC_SIGMA = np.array([0, 0, 0, 300, 320, 340, 360, 380, 400, 420, 440, 460, 480, 500, 520,
                       540, 560, 580, 600, 620, 640] + [660] * 44, dtype=np.int64)
 MPC_T = 1.4  # cut threshold in standard deviations
+PANIC_SECONDS = 0.15  # below this on the clock, answer with a 1-ply search and no timer
 
 
 def new_table(bits: int = 20) -> np.ndarray:
@@ -418,13 +419,13 @@ def allocate(clock: Clock, empties: int, exact_at: int) -> tuple[float, float]:
     >>> 0.5 < t < 10 and t < hard <= 20
     True
     """
-    reserve = min(0.5, 0.05 * clock.remaining) + 0.02
+    reserve = min(1.0, 0.08 * clock.remaining) + 0.03  # scheduling hiccups, Python overhead
     usable = max(0.0, clock.remaining - reserve)
     mine = range(empties, max(exact_at, 0), -2)
     total = sum(time_weight(e) for e in mine) + 2.0  # the solve gets the weight of 2 moves
     w = time_weight(empties) if empties > exact_at else 2.0
     target = usable * w / total + 0.8 * clock.increment
-    hard = min(3 * target, usable / 3 + clock.increment * 0.8)
+    hard = min(2.5 * target, usable / 4 + clock.increment * 0.8)
     target = min(target, hard)
     return max(target, 0.0), max(hard, 0.0)
 
@@ -545,6 +546,10 @@ class Engine:
             target = hard = max(movetime, 0.001)
         if clock is not None:
             target, hard = allocate(clock, empties, self.exact_empties)
+            if clock.remaining < PANIC_SECONDS:  # almost out of time: a 1-ply answer at once
+                max_depth = 1
+                solve = False
+                hard = math.inf
         moves = int(legal_moves(p, o))
         if moves == 0:
             return SearchResult("pass", 0, 0, ["pass"], 0, 0.0)
