@@ -165,3 +165,20 @@ def test_ggf_roundtrip_and_errors() -> None:
                 "(;GM[Othello]B[A1];)", "(;GM[Othello]xyz;)"]:
         with pytest.raises(GgfError):
             parse_ggf(bad)
+
+
+def test_command_line_speaks_only_protocol_on_stdout() -> None:
+    import subprocess
+    import sys
+
+    script = "\n".join(["nboard 2", "set depth 2", f"set game {ggf('B[F5]')}", "ping 3",
+                        "bogus line", "go", "quit"]) + "\n"
+    out = subprocess.run([sys.executable, "-m", "bitgames.cli", "othello", "nboard", "--eval",
+                          "classic", "--level", "2"], input=script, capture_output=True,
+                         text=True, timeout=600, check=True)
+    lines = out.stdout.splitlines()
+    assert lines[:2] == ["set myname bitgames2", "pong 3"]
+    assert all(x.split()[0] in ("set", "pong", "status", "search", "nodestats", "===")
+               for x in lines)
+    assert any(x.startswith("=== ") for x in lines)
+    assert "unknown command" in out.stderr
