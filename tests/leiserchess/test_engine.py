@@ -164,7 +164,25 @@ def test_search_without_jit_matches() -> None:
 
 
 def test_recursive_search_kernels_have_one_signature() -> None:
-    S.Engine(tt_bits=10).search(Board(TACTIC), depth=3)
+    # Call the recursive kernels directly with the production argument types (when the
+    # caller search_root comes from the on-disk cache they are never compiled otherwise).
+    board = Board(TACTIC)
+    e = S.Engine(tt_bits=10)
+    bb = tuple(np.uint64(x) for x in board.bitboards())
+    boards = np.zeros((S.MAX_PLY + 4, 5), dtype=np.uint64)
+    boards[1] = bb
+    hashes = np.zeros(S.MAX_PLY + 8, dtype=np.uint64)
+    moves = np.zeros((S.MAX_PLY + 2, 96), dtype=np.int64)
+    scores = np.zeros((S.MAX_PLY + 2, 96), dtype=np.int64)
+    stats = np.zeros(16, dtype=np.int64)
+    stats[S.S_LIMIT] = 1 << 40
+    stats[S.S_TT_MASK] = e.tt_mask
+    empty = np.zeros(0, dtype=np.uint8)
+    one, zero = 1, 0
+    S.pvs(*bb, board.turn, 3, zero, -S.INF, S.INF, one, one, zero, boards, hashes, moves,
+          scores, e.killers, e.history, e.tt_keys, e.tt_data, e.params, stats, e.stop_flag,
+          empty, empty)
+    S.qsearch(*bb, board.turn, zero, -S.INF, S.INF, moves, e.params, stats, e.stop_flag)
     assert len(S.pvs.signatures) == 1
     assert len(S.qsearch.signatures) == 1
 

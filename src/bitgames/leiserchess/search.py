@@ -137,13 +137,13 @@ def _tt_store(
     elif score < -MATE + MAX_PLY:
         score -= ply
     i = np.int64(h & U(mask))
-    old = tt_data[i]
+    old = tt_data[2 * i + 1]
     old_depth = np.int64((old >> U(30)) & U(0xFF))
-    if (tt_keys[i] ^ old) == h and old_depth > depth and flag != EXACT:
+    if (tt_keys[2 * i] ^ old) == h and old_depth > depth and flag != EXACT:
         return
     data = _tt_pack(move, score, depth, flag)
-    tt_data[i] = data
-    tt_keys[i] = h ^ data
+    tt_data[2 * i + 1] = data
+    tt_keys[2 * i] = h ^ data
 
 
 @njit
@@ -369,8 +369,8 @@ def pvs(
     use_tt = params[P_USE_TT] != 0
     if use_tt:
         ti = np.int64(h & U(mask))
-        data = tt_data[ti]
-        if (tt_keys[ti] ^ data) == h:
+        data = tt_data[2 * ti + 1]
+        if (tt_keys[2 * ti] ^ data) == h:
             tt_move = np.int64(data & U(0x3FFF))
             tdepth = np.int64((data >> U(30)) & U(0xFF))
             tscore = np.int64((data >> U(14)) & U(0xFFFF)) - 32768
@@ -751,8 +751,8 @@ def search_root(
 def probe_tt_move(tt_keys: np.ndarray, tt_data: np.ndarray, mask: int, h: np.uint64) -> int:
     """The move stored for hash ``h``, or -1."""
     i = np.int64(h & U(mask))
-    data = tt_data[i]
-    if (tt_keys[i] ^ data) == h:
+    data = tt_data[2 * i + 1]
+    if (tt_keys[2 * i] ^ data) == h:
         return np.int64(data & U(0x3FFF))
     return -1
 
@@ -790,8 +790,11 @@ class Engine:
         empty = np.zeros(0, dtype=np.uint8)
         self.cb_kings = closebook.kings if closebook is not None else empty
         self.cb_pawn = closebook.pawn if closebook is not None else empty
-        self.tt_keys = np.zeros(1 << tt_bits, dtype=np.uint64)
-        self.tt_data = np.zeros(1 << tt_bits, dtype=np.uint64)
+        # one array, entry i = (key ^ data, data) at [2i, 2i + 1]: one cache line per probe;
+        # the kernels take it twice (as tt_keys and tt_data)
+        self.tt = np.zeros(2 << tt_bits, dtype=np.uint64)
+        self.tt_keys = self.tt
+        self.tt_data = self.tt
         self.tt_mask = (1 << tt_bits) - 1
         self.stop_flag = np.zeros(1, dtype=np.int64)
         self.killers = np.zeros((MAX_PLY + 2, 2), dtype=np.int64)
@@ -799,8 +802,7 @@ class Engine:
         self._lock = threading.Lock()
 
     def new_game(self) -> None:
-        self.tt_keys[:] = 0
-        self.tt_data[:] = 0
+        self.tt[:] = 0
         self.history[:] = 0
 
     def stop(self) -> None:
