@@ -13,8 +13,9 @@ Kernel side (numba):
   replies) plus a history score;
 - Multi-ProbCut at null-window nodes with depth >= 3: a shallow search of depth d/2 (parity
   kept) whose result beyond ``beta + t * sigma`` (or below ``alpha - t * sigma``) predicts
-  the deep result and cuts. The parameters ``t`` and ``sigma(depth)`` are defaults chosen
-  by hand (:data:`MPC_SIGMA`), not fitted from data;
+  the deep result and cuts. The linear model ``deep = a shallow + b`` and its error
+  ``sigma(depth)`` were fitted from searches (``benchmarks/othello_mpc_fit.py``); ``t`` is
+  set by hand;
 - a stop flag and a node limit in a small control array, checked at every node, so a
   search can be stopped at any moment (from a timer or another thread: the kernels release
   the GIL).
@@ -68,9 +69,18 @@ EVAL_KIND = 4
 GEN = 5
 SEL_DEPTH = 6
 
-#: Standard deviation (centi-discs) of deep - shallow search results, by depth (hand-set).
-MPC_SIGMA = np.array([0, 0, 0, 300, 320, 340, 360, 380, 400, 420, 440, 460, 480, 500, 520,
-                      540, 560, 580, 600, 620, 640] + [660] * 44, dtype=np.int64)
+# Multi-ProbCut: deep = a * shallow + b + noise(sigma), fitted by
+# ``python benchmarks/othello_mpc_fit.py 150 9`` on 150 random midgame positions with the
+# shipped weights (depth 3-8; deeper searches reuse the row of the same parity).
+_MPC_FIT = {3: (0.967, 90.1, 607), 4: (1.018, 68.7, 512), 5: (0.972, 133.2, 687),
+            6: (1.038, 95.0, 643), 7: (1.000, 134.2, 542), 8: (1.021, 108.5, 462)}
+MPC_A = np.ones(65, dtype=np.float64)
+MPC_B = np.zeros(65, dtype=np.float64)
+#: Standard deviation (centi-discs) of deep - predicted-from-shallow search results.
+MPC_SIGMA = np.zeros(65, dtype=np.float64)
+for _d in range(3, 65):
+    _a, _b, _s = _MPC_FIT[_d if _d <= 8 else (7 if _d & 1 else 8)]
+    MPC_A[_d], MPC_B[_d], MPC_SIGMA[_d] = _a, _b, _s
 MPC_T = 1.4  # cut threshold in standard deviations
 PANIC_SECONDS = 0.15  # below this on the clock, answer with a 1-ply search and no timer
 
@@ -227,14 +237,16 @@ def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int
             shallow -= 1
         if shallow < 1:
             shallow = 1
-        margin = np.int64(MPC_T * MPC_SIGMA[depth])
-        bound = beta + margin
+        # the shallow value that predicts deep >= beta (resp. <= alpha) with confidence t
+        bound = np.int64(np.ceil((beta + MPC_T * MPC_SIGMA[depth] - MPC_B[depth])
+                                 / MPC_A[depth]))
         if bound < 6000:
             s = _pvs(p, o, bound - 1, bound, shallow, ply, tt, killers, hist, msq, mval, mflip,
                      pv, pv_len, ctl, w, gather, b3, wc)
             if s >= bound:
                 return beta
-        bound = alpha - margin
+        bound = np.int64(np.floor((alpha - MPC_T * MPC_SIGMA[depth] - MPC_B[depth])
+                                  / MPC_A[depth]))
         if bound > -6000:
             s = _pvs(p, o, bound, bound + 1, shallow, ply, tt, killers, hist, msq, mval, mflip,
                      pv, pv_len, ctl, w, gather, b3, wc)
