@@ -27,8 +27,20 @@ def engine() -> S.Engine:
 
 
 def test_one_signature_per_recursive_kernel(engine: S.Engine) -> None:
+    from bitgames.othello import eval as ev
+
     engine.search(Board(), depth=4)
     engine.search(Board.from_string(ENDGAMES[0]), depth=3, solve=False)
+    # Call the recursive kernel itself with the types search_root uses (when search_root
+    # came from the cache, _pvs has no signature of its own yet): exactly one must exist.
+    p, o = (np.uint64(x) for x in Board().bitboards())
+    n = S.MAX_PLY + 2
+    i64 = np.int64
+    S._pvs(p, o, i64(-S.INF), i64(S.INF), i64(2), i64(0), engine.table, engine.killers,
+           engine.hist, np.zeros((n, 40), dtype=np.int64), np.zeros((n, 40), dtype=np.int64),
+           np.zeros((n, 40), dtype=np.uint64), np.zeros((n, n), dtype=np.int64),
+           np.zeros(n, dtype=np.int64), engine.ctl, engine.weights, ev.GATHER, ev.B3,
+           engine.classic)
     assert len(S._pvs.signatures) == 1
 
 
