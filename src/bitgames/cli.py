@@ -97,12 +97,12 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
     for game in games:
         seconds = jit.warmup([game])[game]
         emit(
-            {"game": game, "seconds": round(seconds, 3), "cache": str(jit.CACHE_DIR)},
+            {"game": game, "seconds": round(seconds, 3), "cache": str(jit.cache_dir(game))},
             args.json,
             f"{game}: kernels ready in {seconds:.2f} s",
         )
     if not args.json:
-        print(f"cache: {jit.CACHE_DIR}")
+        print(f"cache: {jit.cache_root()}")
     return 0
 
 

@@ -1,13 +1,15 @@
 """numba set-up shared by every kernel module.
 
-Every kernel module imports :func:`njit` from here instead of from numba. Importing this
-module first points numba's on-disk cache at a directory keyed by a hash of the package's
-own source files, so editing any kernel (or a helper it calls in another file) can never
-leave stale compiled code behind: the key changes and numba starts a fresh cache.
+Every kernel module imports :func:`njit` from here instead of from numba. numba's
+on-disk cache only notices edits to the file of the cached function itself, not to the
+helpers it calls in other files; so :func:`njit` points each function's cache at a
+directory keyed by a hash of the sources it can depend on — ``core/`` plus the function's
+own game package (``othello/``, ``go/``, ...). Editing any kernel, or a helper it calls,
+changes the key and numba starts a fresh cache; editing one game leaves the others'
+compiled code alone.
 
 The cache root is ``$BITGAMES_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/bitgames`` (by
-default ``~/.cache/bitgames``); inside it, ``numba-<hash>`` holds this source version's
-compiled code.
+default ``~/.cache/bitgames``); inside it, ``numba-<game>-<hash>`` holds one version.
 
 Kernel modules also register *warm-up* functions: small calls that compile every kernel
 with the argument types used in production. ``bitgames warmup`` runs them all; the command
@@ -17,6 +19,7 @@ its first use.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import importlib.util
@@ -48,21 +51,23 @@ KERNEL_MODULES: dict[str, tuple[str, ...]] = {
 }
 
 
-def source_hash() -> str:
-    """Return a short hash of every ``.py`` file of the installed package.
+@functools.cache
+def source_hash(game: str | None = None) -> str:
+    """A short hash of the ``.py`` files of ``core/`` and of ``game``'s package.
 
-    >>> len(source_hash())
-    16
+    >>> len(source_hash("othello")), source_hash("othello") != source_hash("go")
+    (16, True)
     """
     digest = hashlib.sha256()
-    for path in sorted(PACKAGE_ROOT.rglob("*.py")):
-        digest.update(str(path.relative_to(PACKAGE_ROOT)).encode())
-        digest.update(path.read_bytes())
+    for part in ("core",) if game is None else ("core", game):
+        for path in sorted((PACKAGE_ROOT / part).rglob("*.py")):
+            digest.update(str(path.relative_to(PACKAGE_ROOT)).encode())
+            digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
 def cache_root() -> Path:
-    """The directory that holds one numba cache per source version."""
+    """The directory that holds one numba cache per game and source version."""
     env = os.environ.get("BITGAMES_CACHE_DIR")
     if env:
         return Path(env)
@@ -70,22 +75,41 @@ def cache_root() -> Path:
     return Path(xdg) / "bitgames"
 
 
-CACHE_DIR = cache_root() / f"numba-{source_hash()}"
+def cache_dir(game: str | None = None) -> Path:
+    """Where the compiled kernels of ``game`` (or of ``core`` alone) are cached."""
+    return cache_root() / f"numba-{game or 'core'}-{source_hash(game)}"
 
-# numba reads NUMBA_CACHE_DIR when it is first imported, and its cache locator reads
-# numba.config.CACHE_DIR whenever a cached function is defined: set both.
-os.environ["NUMBA_CACHE_DIR"] = str(CACHE_DIR)
+
+def _game_of(module: str) -> str | None:
+    """``"bitgames.go.kernels"`` -> ``"go"``; None outside the game packages."""
+    parts = module.split(".")
+    if len(parts) > 2 and parts[0] == "bitgames" and parts[1] in KERNEL_MODULES:
+        return parts[1]
+    return None
+
+
+# numba reads NUMBA_CACHE_DIR when it is first imported: give it the core directory.
+os.environ["NUMBA_CACHE_DIR"] = str(cache_dir())
 import numba  # noqa: E402
-
-numba.config.CACHE_DIR = str(CACHE_DIR)  # type: ignore[attr-defined]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def njit(*args: Any, **kwargs: Any) -> Any:
-    """``numba.njit`` with ``cache=True`` by default; use exactly like ``numba.njit``."""
+    """``numba.njit`` with ``cache=True`` by default; use exactly like ``numba.njit``.
+
+    The function's cache goes to :func:`cache_dir` of its game.
+    """
     kwargs.setdefault("cache", True)
-    return numba.njit(*args, **kwargs)
+
+    def compile_(fn: F, signatures: tuple[Any, ...] = ()) -> F:
+        # numba's cache locator reads config.CACHE_DIR when the function is decorated
+        numba.config.CACHE_DIR = str(cache_dir(_game_of(fn.__module__)))  # type: ignore[attr-defined]
+        return numba.njit(*signatures, **kwargs)(fn)
+
+    if len(args) == 1 and callable(args[0]) and not isinstance(args[0], str):
+        return compile_(args[0])
+    return lambda fn: compile_(fn, args)
 
 
 _WARMUPS: dict[str, list[Callable[[], None]]] = {}
@@ -121,15 +145,16 @@ def warmup(games: Iterable[str] | None = None) -> dict[str, float]:
             importlib.import_module(module)
         for fn in _WARMUPS.get(game, []):
             fn()
-        (CACHE_DIR / f"warm-{game}").parent.mkdir(parents=True, exist_ok=True)
-        (CACHE_DIR / f"warm-{game}").touch()
+        marker = cache_dir(game) / "warm"
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
         timings[game] = time.perf_counter() - start
     return timings
 
 
 def is_warm(game: str) -> bool:
     """True when ``game``'s kernels were compiled into the current cache."""
-    return (CACHE_DIR / f"warm-{game}").exists()
+    return (cache_dir(game) / "warm").exists()
 
 
 def ensure_warm(game: str) -> None:
@@ -142,7 +167,7 @@ def ensure_warm(game: str) -> None:
 
 
 def clear_cache() -> list[Path]:
-    """Remove every cached version (all source hashes); return the directories removed."""
+    """Remove every cached version (all games and hashes); return the directories removed."""
     root = cache_root()
     removed = []
     if root.is_dir():
