@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from bitgames.othello import kernels
+from bitgames.othello.cli import ffo_problems
 from tests.othello import reference_rules as ref
 
 U = np.uint64
@@ -45,13 +46,35 @@ def test_perft_without_jit_matches(run_without_jit: Callable[..., str]) -> None:
 
 
 def test_recursive_kernels_have_one_signature() -> None:
-    from bitgames.core import jit
+    """Each recursive kernel is compiled for exactly one signature (numba#6061 otherwise).
+
+    The solver runs first (from the cache or compiled, which types its callees), then each
+    kernel is called directly with the argument types production code uses: a second
+    signature appears if any call site passes other types (a literal, say).
+    """
     from bitgames.othello import solver
 
-    jit.warmup(["othello"])
+    solve_ffo = solver.Solver(table_bits=12)
+    board_text = ffo_problems(1, 1)[0].board
+    from bitgames.othello.board import Board
+
+    solve_ffo.solve(Board(board_text))
+    p, o = (U(x) for x in Board(board_text).bitboards())
+    i64 = np.int64
+    stats = np.zeros(4, dtype=np.int64)
+    bufs = (np.zeros((61, 40), dtype=np.int64), np.zeros((61, 40), dtype=np.int64),
+            np.zeros((61, 40), dtype=np.uint64))
+    empties = ~(p | o)
+    kernels.perft(p, o, 3, kernels.EDAX)
+    solver._nws(p, o, i64(0), i64(14), solve_ffo.table, i64(1), *bufs, stats)
+    solver._pvs(p, o, i64(-64), i64(64), i64(14), i64(0), solve_ffo.table, i64(1), *bufs,
+                np.zeros((130, 130), dtype=np.int64), np.zeros(130, dtype=np.int64), stats)
+    solver._shallow(p, o, i64(0), empties, i64(14), stats)
+    solver._solve2(p, o, i64(0), empties, stats)
+    solver._probe(p, o, i64(2), i64(-100), i64(100))
     for fn in (kernels.perft, solver._nws, solver._pvs, solver._shallow, solver._solve2,
                solver._probe):
-        assert len(fn.signatures) == 1, fn
+        assert len(fn.signatures) == 1, (fn, fn.signatures)
 
 
 def _random_positions(count: int, seed: int) -> list[tuple[int, int]]:

@@ -106,6 +106,16 @@ def test_small_endgames_against_brute_force(solver: Solver) -> None:
     assert seen_pass and seen_over
 
 
+def test_wld_lost_position_still_names_a_move() -> None:
+    board = Board("XXXXXXXOXOXOOXOOXXOXXOXOXXOOOOXO-XOOOXXO-XOOXOXO--OOOOOO--OXXO-O O")
+    exact = solve(board, table_bits=14)
+    wld = solve(board, mode="wld", table_bits=14)
+    p, o = board.bitboards()
+    assert exact.score == ref.minimax(ref.from_bits(p, o)) < 0
+    assert wld.outcome == "loss" and wld.score == -1
+    assert wld.best_move in {str(m) for m in board.legal_moves}
+
+
 def test_wipeout_and_pass() -> None:
     # Every square black except white b1 and empty a1, g8, h8. Black a1 flips b1 (c1 is
     # black) and wipes white out: 62 discs + 2 empties = +64. White to move has no move,

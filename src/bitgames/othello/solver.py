@@ -573,9 +573,9 @@ def _pvs(
                     pv_len[ply] = pv_len[ply + 1] + 1
                 if s >= beta:
                     break
-        elif i == 0:
-            pv[ply, 0] = x
-            pv_len[ply] = 1
+    if pv_len[ply] == 0:  # every move failed low: report the one with the best bound
+        pv[ply, 0] = best_move
+        pv_len[ply] = 1
     lower = best if best > alpha else -64
     upper = best if best < beta else 64
     if n > SHALLOW:
