@@ -1,4 +1,4 @@
-"""Othello: count positions (perft) and solve endgames exactly.
+"""Othello: perft, exact endgame solver, and an engine to play, analyse and match.
 
 Boards are written as 64 squares a1, b1, ..., h8 (X black, O white, - empty) followed by
 the side to move (X or O), as in FFO and Edax OBF files.
