@@ -15,12 +15,14 @@ def run_without_jit() -> Callable[..., str]:
     """Run Python code in a fresh interpreter with ``NUMBA_DISABLE_JIT=1``; return stdout.
 
     Kernels must give the same answers as plain Python (the ``@overload`` bit helpers
-    make that possible); a failing run fails the test with the child's stderr.
+    make that possible); a failing run fails the test with the child's stderr. Warnings
+    are silenced: plain NumPy warns where uint64 arithmetic wraps, as kernels mean it to.
     """
 
     def run(code: str, timeout: float = 600) -> str:
         env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+        out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], env=env,
+                             capture_output=True,
                              text=True, timeout=timeout)
         assert out.returncode == 0, out.stderr
         return out.stdout

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
+from collections.abc import Callable
 
 import numpy as np
 
@@ -89,16 +87,13 @@ def test_uniform_range() -> None:
     assert 0.45 < sum(xs) / len(xs) < 0.55
 
 
-def test_disable_jit_gives_same_numbers() -> None:
+def test_disable_jit_gives_same_numbers(run_without_jit: Callable[..., str]) -> None:
     code = (
         "from bitgames.core import rng\n"
         "st = rng.new_state(31)\n"
         "print([int(rng.below(st, 1000)) for _ in range(10)], int(rng.next_u64(st)))\n"
     )
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    plain = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    ).stdout
+    plain = run_without_jit(code)
     st = rng.new_state(31)
     here = f"{[int(rng.below(st, 1000)) for _ in range(10)]} {int(rng.next_u64(st))}\n"
     assert plain == here

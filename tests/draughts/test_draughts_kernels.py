@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 
 import pytest
 
@@ -181,7 +182,7 @@ def test_recursive_kernels_have_one_signature(tmp_path: object) -> None:
     assert out == ["1", "1", "1", "1"]
 
 
-def test_kernels_run_without_jit() -> None:
+def test_kernels_run_without_jit(run_without_jit: Callable[..., str]) -> None:
     code = textwrap.dedent("""
         from bitgames.draughts import kernels as K
         from bitgames.draughts.board import Board
@@ -194,9 +195,7 @@ def test_kernels_run_without_jit() -> None:
         r = Engine("russian", tt_bits=12).search(Board(), depth=4)
         print(r.move.name(), r.score, r.nodes)
     """)
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], env=env,
-                         capture_output=True, text=True, check=True).stdout.split()
+    out = run_without_jit(code).split()
     from bitgames.draughts.search import Engine
 
     r = Engine("russian", tt_bits=12).search(Board(), depth=4)

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -149,18 +150,16 @@ def test_engine_returns_legal_move(fen: str) -> None:
     assert board.is_legal(res.best)
 
 
-def test_search_without_jit_matches() -> None:
+def test_search_without_jit_matches(run_without_jit: Callable[..., str]) -> None:
     code = (
         "from bitgames.leiserchess.board import Board\n"
         "from bitgames.leiserchess.search import Engine\n"
         "r = Engine(tt_bits=10).search(Board(), depth=2)\n"
         "print(r.best, r.score, r.nodes)\n"
     )
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], env=env,
-                         capture_output=True, text=True, check=True, timeout=300)
+    out = run_without_jit(code, timeout=300)
     r = S.Engine(tt_bits=10).search(Board(), depth=2)
-    assert out.stdout.split() == [r.best, str(r.score), str(r.nodes)]
+    assert out.split() == [r.best, str(r.score), str(r.nodes)]
 
 
 def test_recursive_search_kernels_have_one_signature() -> None:

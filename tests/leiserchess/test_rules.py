@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -67,16 +65,13 @@ def test_divide_sums_to_total() -> None:
     assert d["total"] == 473_126 and len(d) == 79
 
 
-def test_perft_without_jit_matches() -> None:
+def test_perft_without_jit_matches(run_without_jit: Callable[..., str]) -> None:
     code = (
         "from bitgames.leiserchess.board import Board\n"
         "from bitgames.leiserchess.perft import perft_board\n"
         "print(perft_board(Board(), 2)['total'], perft_board(Board(), 2, legal=True)['total'])\n"
     )
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                         text=True, check=True, timeout=300)
-    assert out.stdout.split() == ["6084", "4227"]
+    assert run_without_jit(code, timeout=300).split() == ["6084", "4227"]
 
 
 def test_recursive_kernels_have_one_signature() -> None:
