@@ -47,14 +47,15 @@ from bitgames.core.bits import ctz, popcount
 from bitgames.core.errors import BitgamesError
 from bitgames.core.jit import njit, register_warmup
 from bitgames.othello import eval as ev
+from bitgames.othello import tt as table
 from bitgames.othello.kernels import PASS, final_score, flips, legal_moves
 from bitgames.othello.solver import SQUARE_VALUE
+from bitgames.othello.tt import new_table
 
 U = np.uint64
 _ZERO = U(0)
 _ONE = U(1)
 INF = 30000
-BUCKET = 4
 MAX_PLY = 64
 
 PATTERN = 0
@@ -83,55 +84,6 @@ for _d in range(3, 65):
     MPC_A[_d], MPC_B[_d], MPC_SIGMA[_d] = _a, _b, _s
 MPC_T = 1.4  # cut threshold in standard deviations
 PANIC_SECONDS = 0.15  # below this on the clock, answer with a 1-ply search and no timer
-
-
-def new_table(bits: int = 20) -> np.ndarray:
-    """A transposition table of ``2**bits`` entries (24 bytes each)."""
-    if not 4 <= bits <= 30:
-        raise BitgamesError(f"table bits must be 4..30, got {bits}")
-    return np.zeros((1 << bits, 3), dtype=np.uint64)
-
-
-# tt[i] = (p, o, data); data = (lower+32768) | (upper+32768) << 16 | move << 32 |
-# depth << 40 | gen << 48.
-
-
-@njit
-def _tt_index(tt: np.ndarray, p: np.uint64, o: np.uint64) -> int:
-    h = p * U(0x9E37_79B9_7F4A_7C15) ^ o * U(0xC2B2_AE3D_27D4_EB4F)
-    h ^= h >> U(29)
-    return np.int64(h & U(tt.shape[0] - BUCKET))
-
-
-@njit
-def _tt_probe(tt: np.ndarray, p: np.uint64, o: np.uint64) -> int:
-    base = _tt_index(tt, p, o)
-    for i in range(base, base + BUCKET):
-        if tt[i, 0] == p and tt[i, 1] == o:
-            return i
-    return -1
-
-
-@njit
-def _tt_store(tt: np.ndarray, p: np.uint64, o: np.uint64, depth: int, gen: int, lower: int,
-              upper: int, move: int) -> None:
-    base = _tt_index(tt, p, o)
-    slot = base
-    worst = 1 << 30
-    for i in range(base, base + BUCKET):
-        if tt[i, 0] == p and tt[i, 1] == o:
-            slot = i
-            break
-        d = tt[i, 2]
-        age = 0 if np.int64((d >> U(48)) & U(0xFF)) == gen else 1000
-        keep = np.int64((d >> U(40)) & U(0xFF)) - age
-        if keep < worst:
-            worst = keep
-            slot = i
-    tt[slot, 0] = p
-    tt[slot, 1] = o
-    tt[slot, 2] = (U(lower + 32768) | (U(upper + 32768) << U(16)) | (U(move) << U(32))
-                   | (U(depth) << U(40)) | (U(gen) << U(48)))
 
 
 @njit
@@ -218,13 +170,13 @@ def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int
     pv_node = beta - alpha > 1
     gen = ctl[GEN]
     tt_move = -1
-    idx = _tt_probe(tt, p, o)
+    idx = table.probe(tt, p, o)
     if idx >= 0:
         d = tt[idx, 2]
-        tt_move = np.int64((d >> U(32)) & U(0xFF))
-        if not pv_node and np.int64((d >> U(40)) & U(0xFF)) >= depth:
-            lower = np.int64(d & U(0xFFFF)) - 32768
-            upper = np.int64((d >> U(16)) & U(0xFFFF)) - 32768
+        tt_move = table.move(d)
+        if not pv_node and table.depth(d) >= depth:
+            lower = table.lower(d)
+            upper = table.upper(d)
             if lower >= beta:
                 return lower
             if upper <= alpha:
@@ -299,7 +251,7 @@ def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int
     if alpha < best < beta:
         lower = best
         upper = best
-    _tt_store(tt, p, o, depth, gen, lower, upper, best_move)
+    table.store(tt, p, o, depth, gen, lower, upper, best_move)
     return best
 
 

@@ -37,7 +37,9 @@ import numpy as np
 
 from bitgames.core.bits import ctz, popcount
 from bitgames.core.jit import njit, register_warmup
+from bitgames.othello import tt as table
 from bitgames.othello.kernels import PASS, final_score, flips, legal_moves
+from bitgames.othello.tt import new_table
 
 U = np.uint64
 _ZERO = U(0)
@@ -47,7 +49,6 @@ INF = 127
 NO_MOVE = -1000  # returned by a node whose side to move has no move (internal)
 SHALLOW = 7  # at this many empties or fewer: no transposition table
 ETC_MIN = 10  # enhanced transposition cutoff from this many empties up
-BUCKET = 4
 PROBE_MIN = 16  # from this many empties on, order moves by a shallow search
 PROBE_DEEPER = 20  # ... which goes one ply deeper from this many empties on
 PROBE_DEPTH_LOW = 1
@@ -258,56 +259,6 @@ def _shallow(
     return -_shallow(o, p, -alpha - 1, empties, n, stats)
 
 
-# -- transposition table -------------------------------------------------------------------
-# tt[i] = (player, opponent, data); data = lower+64 | (upper+64) << 8 | move << 16 |
-# empties << 24 | generation << 32. An all-zero row is empty (no real position has p=o=0).
-
-
-def new_table(bits: int = 20) -> np.ndarray:
-    """A transposition table of ``2**bits`` entries (24 bytes each)."""
-    return np.zeros((1 << bits, 3), dtype=np.uint64)
-
-
-@njit
-def _tt_index(tt: np.ndarray, p: np.uint64, o: np.uint64) -> int:
-    h = p * U(0x9E37_79B9_7F4A_7C15) + o * U(0xC2B2_AE3D_27D4_EB4F)
-    h ^= h >> U(31)
-    return np.int64(h & U(tt.shape[0] - BUCKET))
-
-
-@njit
-def _tt_probe(tt: np.ndarray, p: np.uint64, o: np.uint64) -> int:
-    base = _tt_index(tt, p, o)
-    for i in range(base, base + BUCKET):
-        if tt[i, 0] == p and tt[i, 1] == o:
-            return i
-    return -1
-
-
-@njit
-def _tt_store(
-    tt: np.ndarray, p: np.uint64, o: np.uint64, n: int, gen: int, lower: int, upper: int, move: int
-) -> None:
-    base = _tt_index(tt, p, o)
-    slot = base
-    worst = 1 << 30
-    for i in range(base, base + BUCKET):
-        if tt[i, 0] == p and tt[i, 1] == o:
-            slot = i
-            break
-        d = tt[i, 2]
-        age = 0 if int(d >> U(32)) == gen else 1000
-        keep = int((d >> U(24)) & U(0xFF)) - age
-        if keep < worst:
-            worst = keep
-            slot = i
-    tt[slot, 0] = p
-    tt[slot, 1] = o
-    tt[slot, 2] = (
-        U(lower + 64) | (U(upper + 64) << U(8)) | (U(move) << U(16)) | (U(n) << U(24))
-    ) | (U(gen) << U(32))
-
-
 @njit
 def _probe_eval(p: np.uint64, o: np.uint64) -> int:
     """A cheap static evaluation for move ordering: mobility and corner discs."""
@@ -462,27 +413,27 @@ def _nws(
         if upper <= alpha:
             return upper
     tt_move = -1
-    idx = _tt_probe(tt, p, o)
+    idx = table.probe(tt, p, o)
     if idx >= 0:
         d = tt[idx, 2]
-        lower = int(d & U(0xFF)) - 64
+        lower = table.lower(d)
         if lower > alpha:
             return lower
-        upper = int((d >> U(8)) & U(0xFF)) - 64
+        upper = table.upper(d)
         if upper <= alpha:
             return upper
-        tt_move = int((d >> U(16)) & U(0xFF))
+        tt_move = table.move(d)
     k = _order_moves(p, o, moves, tt_move, n, msq, mval, mflip)
     if n > ETC_MIN:
         for i in range(k):
             f = mflip[n, i]
             cp = o ^ f
             co = p ^ f ^ (_ONE << U(msq[n, i]))
-            j = _tt_probe(tt, cp, co)
+            j = table.probe(tt, cp, co)
             if j >= 0:
-                child_upper = int((tt[j, 2] >> U(8)) & U(0xFF)) - 64
+                child_upper = table.upper(tt[j, 2])
                 if -child_upper > alpha:
-                    _tt_store(tt, p, o, n, gen, -child_upper, 64, msq[n, i])
+                    table.store(tt, p, o, n, gen, -child_upper, 64, msq[n, i])
                     return -child_upper
     best = -INF
     best_move = PASS
@@ -498,9 +449,9 @@ def _nws(
             if s > alpha:
                 break
     if best > alpha:
-        _tt_store(tt, p, o, n, gen, best, 64, best_move)
+        table.store(tt, p, o, n, gen, best, 64, best_move)
     else:
-        _tt_store(tt, p, o, n, gen, -64, best, best_move)
+        table.store(tt, p, o, n, gen, -64, best, best_move)
     return best
 
 
@@ -537,9 +488,9 @@ def _pvs(
         pv_len[ply] = pv_len[ply + 1] + 1
         return s
     tt_move = -1
-    idx = _tt_probe(tt, p, o)
+    idx = table.probe(tt, p, o)
     if idx >= 0:
-        tt_move = int((tt[idx, 2] >> U(16)) & U(0xFF))
+        tt_move = table.move(tt[idx, 2])
     k = _order_moves(p, o, moves, tt_move, n, msq, mval, mflip)
     best = -INF
     best_move = PASS
@@ -579,7 +530,7 @@ def _pvs(
     lower = best if best > alpha else -64
     upper = best if best < beta else 64
     if n > SHALLOW:
-        _tt_store(tt, p, o, n, gen, lower, upper, best_move)
+        table.store(tt, p, o, n, gen, lower, upper, best_move)
     return best
 
 
