@@ -49,7 +49,7 @@ from bitgames.core.jit import njit, register_warmup
 from bitgames.othello import eval as ev
 from bitgames.othello import tt as table
 from bitgames.othello.kernels import PASS, final_score, flips, legal_moves
-from bitgames.othello.solver import SQUARE_VALUE
+from bitgames.othello.solver import SQUARE_VALUE, next_child
 from bitgames.othello.tt import new_table
 
 U = np.uint64
@@ -128,18 +128,6 @@ def _order(p: np.uint64, o: np.uint64, moves: np.uint64, tt_move: int, depth: in
 
 
 @njit
-def _pick(ply: int, i: int, k: int, msq: np.ndarray, mval: np.ndarray, mflip: np.ndarray) -> None:
-    b = i
-    for j in range(i + 1, k):
-        if mval[ply, j] > mval[ply, b]:
-            b = j
-    if b != i:
-        msq[ply, i], msq[ply, b] = msq[ply, b], msq[ply, i]
-        mval[ply, i], mval[ply, b] = mval[ply, b], mval[ply, i]
-        mflip[ply, i], mflip[ply, b] = mflip[ply, b], mflip[ply, i]
-
-
-@njit
 def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int,
          tt: np.ndarray, killers: np.ndarray, hist: np.ndarray, msq: np.ndarray,
          mval: np.ndarray, mflip: np.ndarray, pv: np.ndarray, pv_len: np.ndarray,
@@ -212,11 +200,7 @@ def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int
     best_move = PASS
     a = alpha
     for i in range(k):
-        _pick(ply, i, k, msq, mval, mflip)
-        x = msq[ply, i]
-        f = mflip[ply, i]
-        cp = o ^ f
-        co = p ^ f ^ (_ONE << U(x))
+        x, cp, co = next_child(p, o, ply, i, k, msq, mval, mflip)
         if i == 0:
             s = -_pvs(cp, co, -beta, -a, depth - 1, ply + 1, tt, killers, hist, msq, mval,
                       mflip, pv, pv_len, ctl, w, gather, b3, wc)

@@ -355,7 +355,7 @@ def _order_moves(
 
 
 @njit
-def _next_child(
+def next_child(
     p: np.uint64,
     o: np.uint64,
     n: int,
@@ -438,7 +438,7 @@ def _nws(
     best = -INF
     best_move = PASS
     for i in range(k):
-        x, cp, co = _next_child(p, o, n, i, k, msq, mval, mflip)
+        x, cp, co = next_child(p, o, n, i, k, msq, mval, mflip)
         if n - 1 > SHALLOW:
             s = -_nws(cp, co, -alpha - 1, n - 1, tt, gen, msq, mval, mflip, stats)
         else:
@@ -496,7 +496,7 @@ def _pvs(
     best_move = PASS
     a = alpha
     for i in range(k):
-        x, cp, co = _next_child(p, o, n, i, k, msq, mval, mflip)
+        x, cp, co = next_child(p, o, n, i, k, msq, mval, mflip)
         if n == 1:
             s = -final_score(cp, co)
         elif i == 0:
