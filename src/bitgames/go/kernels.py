@@ -170,6 +170,23 @@ def copy_state(s: State) -> State:
 
 
 @jit.njit(nogil=True)
+def copy_state_kernel(src: Any) -> Any:
+    """:func:`copy_state` inside kernels (a generator expression does not compile)."""
+    return (
+        src[0].copy(),
+        src[1].copy(),
+        src[2].copy(),
+        src[3].copy(),
+        src[4].copy(),
+        src[5].copy(),
+        src[6].copy(),
+        src[7].copy(),
+        src[8].copy(),
+        src[9].copy(),
+    )
+
+
+@jit.njit(nogil=True)
 def _copy_into(dst: Any, src: Any) -> None:
     dst[0][:] = src[0]
     dst[1][:] = src[1]
@@ -783,18 +800,7 @@ def _playout_range(
     scores: np.ndarray,
     moves: np.ndarray,
 ) -> None:
-    s = (
-        s0[0].copy(),
-        s0[1].copy(),
-        s0[2].copy(),
-        s0[3].copy(),
-        s0[4].copy(),
-        s0[5].copy(),
-        s0[6].copy(),
-        s0[7].copy(),
-        s0[8].copy(),
-        s0[9].copy(),
-    )
+    s = copy_state_kernel(s0)
     amaf = np.zeros(s0[0].shape[0], np.int8)
     trace = np.zeros(0, np.int32)
     rng = np.zeros(1, np.uint64)
@@ -809,18 +815,7 @@ def _playout_range(
 def first_moves(g: Any, s0: Any, n: int, seed: np.uint64, out: np.ndarray) -> None:
     """The playout policy's first move from ``s0`` with ``n`` different random streams
     (``stream_seed(seed, i)``), written to ``out[i]`` (for the uniformity test)."""
-    s = (
-        s0[0].copy(),
-        s0[1].copy(),
-        s0[2].copy(),
-        s0[3].copy(),
-        s0[4].copy(),
-        s0[5].copy(),
-        s0[6].copy(),
-        s0[7].copy(),
-        s0[8].copy(),
-        s0[9].copy(),
-    )
+    s = copy_state_kernel(s0)
     amaf = np.zeros(s0[0].shape[0], np.int8)
     trace = np.zeros(1, np.int32)
     rng = np.zeros(1, np.uint64)

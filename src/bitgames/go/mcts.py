@@ -187,18 +187,7 @@ def search_kernel(
     tmove, tparent, tfirst, tnchild, tvis, twin, tavis, tawin, tmeta = tree
     npts = s0[0].shape[0]
     maxm = np.int64(params[P_MAXMOVES])
-    s = (
-        s0[0].copy(),
-        s0[1].copy(),
-        s0[2].copy(),
-        s0[3].copy(),
-        s0[4].copy(),
-        s0[5].copy(),
-        s0[6].copy(),
-        s0[7].copy(),
-        s0[8].copy(),
-        s0[9].copy(),
-    )
+    s = K.copy_state_kernel(s0)
     rng = np.zeros(1, np.uint64)
     maxdepth = 4 * npts + 8
     path = np.zeros(maxdepth, np.int64)
@@ -297,18 +286,7 @@ def ownership_kernel(
     """Add, over ``n`` playouts, +1 for each point black owns at the end, -1 for white
     (stones, and empty points whose neighbours are all one colour)."""
     nbr, nnbr, diag, ndiag, nbrmask, zob = g
-    s = (
-        s0[0].copy(),
-        s0[1].copy(),
-        s0[2].copy(),
-        s0[3].copy(),
-        s0[4].copy(),
-        s0[5].copy(),
-        s0[6].copy(),
-        s0[7].copy(),
-        s0[8].copy(),
-        s0[9].copy(),
-    )
+    s = K.copy_state_kernel(s0)
     npts = s0[0].shape[0]
     amaf = np.zeros(npts, np.int8)
     trace = np.zeros(0, np.int32)
