@@ -562,11 +562,6 @@ class Engine:
         try:
             score, length = sv.solve_kernel(U(p), U(o), alpha, beta, self.solver.table,
                                             self.solver.generation, pv, stats)
-            if length == 0 and not stats[1]:
-                # a WLD window that fails low everywhere leaves no PV: solve exactly instead
-                score, length = sv.solve_kernel(U(p), U(o), -sv.INF, sv.INF,
-                                                self.solver.table, self.solver.generation, pv,
-                                                stats)
         finally:
             self._solver_stats = None
         if stats[1]:  # stopped: the table holds unfinished bounds
