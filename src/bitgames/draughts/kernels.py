@@ -278,17 +278,18 @@ def _man_dirs(side: int, variant: int) -> tuple[int, int]:
 
 
 @njit
+def _sides(w: np.uint64, b: np.uint64, side: int) -> tuple[np.uint64, np.uint64, np.uint64]:
+    """The mover's pieces, the opponent's, and the mover's promotion rank."""
+    if side == WHITE:
+        return w, b, RANK8
+    return b, w, RANK1
+
+
+@njit
 def gen_captures(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int,
                  buf: np.ndarray, ply: int, unique: int) -> int:
     """Write every capture of the side to move into ``buf[ply]``; return how many."""
-    if side == WHITE:
-        own = w
-        foe = b
-        promo_rank = RANK8
-    else:
-        own = b
-        foe = w
-        promo_rank = RANK1
+    own, foe, promo_rank = _sides(w, b, side)
     occ_all = w | b
     empty = ~occ_all & M32
     men = own & ~k
@@ -462,14 +463,7 @@ def _count_single_jumps(w: np.uint64, b: np.uint64, k: np.uint64, side: int,
     continuation check on each landing square decides whether the full generator is needed.
     The mover must have no kings.
     """
-    if side == WHITE:
-        own = w
-        foe = b
-        promo_rank = RANK8
-    else:
-        own = b
-        foe = w
-        promo_rank = RANK1
+    own, foe, promo_rank = _sides(w, b, side)
     occ_all = w | b
     empty = ~occ_all & M32
     dlo, dhi = _man_dirs(side, variant)
