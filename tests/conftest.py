@@ -28,3 +28,9 @@ def run_without_jit() -> Callable[..., str]:
         return out.stdout
 
     return run
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_data_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Learned data (the Othello book) goes to a fresh directory, never the user's."""
+    os.environ["BITGAMES_DATA_DIR"] = str(tmp_path_factory.mktemp("data"))

@@ -1,4 +1,4 @@
-"""Argument parsers of the Othello engine commands: play, analyze, match, nboard, train.
+"""Argument parsers of the Othello engine commands: play, analyze, match, nboard, book, train.
 
 Only argparse here (no numba): ``bitgames othello --help`` stays fast. Each ``cmd_*``
 imports what it needs.
@@ -18,12 +18,20 @@ def _engine_args(p: argparse.ArgumentParser, level: int = 8) -> None:
     p.add_argument("--weights", help="pattern weights file (default: the shipped weights)")
 
 
+def _book_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--book", help="opening book file (default: your learned book if any, "
+                   "else the shipped one; learning writes ~/.local/share/bitgames/"
+                   "othello-book.npz or $BITGAMES_DATA_DIR)")
+    p.add_argument("--no-book", action="store_true", help="never play from the book")
+
+
 def add_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("play", help="play against the engine in the terminal",
                        description="Play a game against the engine. Commands at the prompt: a "
                        "move (f5), 'pass', 'hint', 'undo', 'save FILE', 'load FILE', 'eval', "
                        "'board', 'quit'. Reads standard input, so it can be scripted.")
     _engine_args(p, level=6)
+    _book_args(p)
     p.add_argument("--color", choices=["black", "white"], default="black",
                    help="your colour (black moves first)")
     p.add_argument("--moves", default="", help="start after these moves (e.g. f5d6)")
@@ -59,7 +67,47 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                        description="Run as an NBoard engine: read protocol commands on "
                        "standard input, reply on standard output.")
     _engine_args(n, level=10)
+    _book_args(n)
     n.set_defaults(func=cmd_nboard)
+
+    b = sub.add_parser("book", help="build, show or extend the opening book",
+                       description="The opening book: positions (up to symmetry) with "
+                       "negamax scores from searches at a fixed depth.")
+    bsub = b.add_subparsers(dest="book_command", metavar="ACTION", required=True)
+    bb = bsub.add_parser("build", help="expand a book from the start position by search",
+                         description="Breadth first from the start position, follow every "
+                         "move within --width discs of the best down to --plies plies, "
+                         "searching each new position at --depth. Saves as it goes; run the "
+                         "same command again to resume.")
+    bb.add_argument("file", help="book file to create or extend (.npz)")
+    bb.add_argument("--plies", type=int, default=8, help="plies from the start (8)")
+    bb.add_argument("--depth", type=int, default=10, help="search depth per position (10)")
+    bb.add_argument("--width", type=float, default=2.0,
+                    help="follow moves within this many discs of the best (2.0)")
+    bb.add_argument("--max-positions", type=int, help="stop after adding this many positions")
+    bb.add_argument("--eval", dest="evaluation", choices=["pattern", "classic"],
+                    default="pattern", help="evaluation (pattern)")
+    bb.add_argument("--weights", help="pattern weights file (default: the shipped weights)")
+    add_json_flag(bb)
+    bb.set_defaults(func=cmd_book)
+    bs = bsub.add_parser("show", help="the book moves of a position",
+                         description="Print the book moves of the position after --moves "
+                         "(default: the start), best first, with scores from the side to "
+                         "move and the depth and games of the position.")
+    bs.add_argument("--book", help="book file (default: your learned book, else the shipped)")
+    bs.add_argument("--moves", default="", help="moves from the start, e.g. f5d6")
+    add_json_flag(bs)
+    bs.set_defaults(func=cmd_book)
+    bl = bsub.add_parser("learn", help="add the positions of a game to the book",
+                         description="Add every position of a game (transcript, GGF or a "
+                         "file of either) up to --plies plies to the book, searched at "
+                         "--depth, and update the scores back to the start.")
+    bl.add_argument("transcript", help="moves such as f5d6c3..., a GGF game, or a file of one")
+    bl.add_argument("--book", help="book file (default: your learned book)")
+    bl.add_argument("--plies", type=int, default=30, help="plies of the game to learn (30)")
+    bl.add_argument("--depth", type=int, default=10, help="search depth per position (10)")
+    add_json_flag(bl)
+    bl.set_defaults(func=cmd_book)
 
     t = sub.add_parser("train", help="train pattern weights from self-play (needs scipy)",
                        description="Self-play games labelled by exact solves and backed-up "
@@ -130,6 +178,12 @@ def cmd_match(args: argparse.Namespace) -> int:
     from bitgames.othello.play import run_match_cmd
 
     return run_match_cmd(args)
+
+
+def cmd_book(args: argparse.Namespace) -> int:
+    from bitgames.othello.play import run_book
+
+    return run_book(args)
 
 
 def cmd_nboard(args: argparse.Namespace) -> int:

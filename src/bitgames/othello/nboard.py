@@ -7,10 +7,15 @@ Commands read (one per line on standard input; ``shared/reference/othello.md`` Â
 line never stops the engine.
 
 Replies (standard output, flushed line by line, nothing else is printed there):
-``set myname``, ``status``, ``search <pv> <eval> 0 <depth>``, ``nodestats``,
-``=== <move>/<eval>/<time>``, ``pong <n>``, ``learned``, ``analysis <movesMade> <eval>``.
-Evaluations are in discs from the side to move; depth is ``100%`` for an exact solve and
-``100%W`` for a win/loss/draw solve.
+``set myname``, ``status``, ``search <pv> <eval> 0 <depth>``,
+``book <pv> <eval> <games> <depth>``, ``nodestats``, ``=== <move>/<eval>/<time>``,
+``pong <n>``, ``learned``, ``analysis <movesMade> <eval>``. Evaluations are in discs from
+the side to move; depth is ``100%`` for an exact solve and ``100%W`` for a win/loss/draw
+solve.
+
+The opening book (:mod:`bitgames.othello.book`) answers ``go`` and ``hint`` while the game
+is in it; ``set contempt`` (centi-discs for Black) is the value of book draws; ``learn``
+adds the current game to the book (searched at :data:`LEARN_DEPTH` at most) and saves it.
 
 ``go``, ``hint`` and ``analyze`` think in a worker thread, so ``ping`` is answered while
 thinking: the search is stopped (it keeps its best move so far), its reply is sent, then
@@ -30,6 +35,7 @@ from bitgames.othello.board import Board
 from bitgames.othello.ggf import GgfGame, parse_ggf, parse_move
 
 NAME = "bitgames"
+LEARN_DEPTH = 10  #: deepest search used when learning a game into the book
 
 
 def _clock_from_ggf(game: GgfGame, black_to_move: bool) -> float | None:
@@ -57,8 +63,13 @@ class NBoardSession:
     """One protocol session: the current game, the engine, a worker for thinking."""
 
     def __init__(self, engine: Any, out: TextIO = sys.stdout, log: TextIO = sys.stderr,
-                 depth: int | None = None) -> None:
+                 depth: int | None = None, book: Any = None,
+                 book_path: str | None = None, use_book: bool = True) -> None:
         self.engine = engine
+        self.book = book
+        self.book_path = book_path
+        self.use_book = use_book
+        self.learning = False
         self.out = out
         self.log = log
         self.depth = depth or engine.depth
@@ -98,7 +109,8 @@ class NBoardSession:
     def stop(self) -> None:
         """Stop any thinking and wait for its reply to be sent."""
         while self.worker is not None and self.worker.is_alive():
-            self.engine.stop()  # repeated: the worker may not have started its search yet
+            if not self.learning:  # learning runs to its end: a book never gets half a game
+                self.engine.stop()  # repeated: the worker may not have started its search yet
             self.worker.join(0.005)
         self.wait()
 
@@ -172,7 +184,8 @@ class NBoardSession:
             self._think(lambda: self._hint(max(1, n)))
         elif cmd == "learn":
             self.wait()  # let a running search or analysis finish first
-            self.send("learned")  # no opening book yet: acknowledged, nothing stored
+            self.learning = True
+            self._think(self._learn)
         elif cmd == "analyze":
             self._think(self._analyze)
         else:
@@ -190,6 +203,12 @@ class NBoardSession:
             self.send("=== PA")
             self.send(f"status {NAME} is waiting")
             return
+        if self.book is not None and self.use_book:
+            known = self.book.choose(board, contempt=self.contempt)
+            if known is not None:
+                self.send(f"=== {known[0].upper()}/{known[1] / 100:.2f}/0.00")
+                self.send(f"status {NAME} is waiting")
+                return
         clock = None
         if self.game is not None:
             left = _clock_from_ggf(self.game, board.turn)
@@ -218,6 +237,13 @@ class NBoardSession:
             self.send(f"status {NAME} is waiting")
             return
         start = time.perf_counter()
+        known = (self.book.lines(board, self.contempt)
+                 if self.book is not None and self.use_book else [])
+        if known:
+            for m in known[:n]:
+                self.send(f"book {m.move.upper()} {m.score / 100:.2f} {m.games} {m.depth}")
+            self.send(f"status {NAME} is waiting")
+            return
         if n <= 1:
             result = self.engine.search(board, depth=self.depth,
                                         on_info=lambda r: self._search_line(r))
@@ -228,6 +254,33 @@ class NBoardSession:
                     max(result.depth - 1, 0) + 1)
                 self.send(f"search {move.upper()} {score / 100:.2f} 0 {depth}")
         self.send(f"nodestats {result.nodes} {time.perf_counter() - start:.2f}")
+        self.send(f"status {NAME} is waiting")
+
+    def _learn(self) -> None:
+        """Add the current game to the book and save it; reply ``learned``."""
+        from bitgames.othello.book import Book, engine_search
+
+        try:
+            if self.book is None:
+                self.book = Book()
+            if self.game is not None:
+                start, moves = self.game.start, [m.square for m in self.game.moves]
+            else:
+                stack = self.board.copy()
+                moves = [str(m) for m in stack.move_stack]
+                while stack.move_stack:
+                    stack.pop()
+                start = stack
+            self.send(f"status {NAME} is learning")
+            depth = min(self.depth, LEARN_DEPTH)
+            added = self.book.learn(moves, engine_search(self.engine, depth), depth,
+                                    start=start)
+            if self.book_path is not None:
+                self.book.save(self.book_path)
+            self.warn(f"learned {added} new positions ({len(self.book)} in the book)")
+        finally:
+            self.learning = False
+        self.send("learned")
         self.send(f"status {NAME} is waiting")
 
     def _analyze(self) -> None:
@@ -267,9 +320,10 @@ class NBoardSession:
 
 
 def run_session(engine: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO,
-                depth: int | None = None) -> NBoardSession:
+                depth: int | None = None, book: Any = None, book_path: str | None = None,
+                use_book: bool = True) -> NBoardSession:
     """Run the protocol until ``quit`` or end of input."""
-    session = NBoardSession(engine, stdout, stderr, depth)
+    session = NBoardSession(engine, stdout, stderr, depth, book, book_path, use_book)
     for line in stdin:
         session.handle(line)
         if session.done:
@@ -283,8 +337,11 @@ def run_nboard(args: Any) -> int:
     from bitgames.core.jit import ensure_warm
 
     ensure_warm("othello")
+    from bitgames.othello.book import open_book
     from bitgames.othello.search import Engine
 
     engine = Engine(level=args.level, evaluation=args.evaluation, weights=args.weights)
-    run_session(engine, sys.stdin, sys.stdout, sys.stderr)
+    book, path = open_book(args.book)
+    run_session(engine, sys.stdin, sys.stdout, sys.stderr, book=book, book_path=str(path),
+                use_book=not args.no_book)
     return 0

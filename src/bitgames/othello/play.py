@@ -54,10 +54,20 @@ def load_transcript(text: str) -> Board:
     return Board.from_transcript(compact)
 
 
+def load_book(args: argparse.Namespace) -> Any:
+    """The book of ``--book`` (see :func:`~bitgames.othello.book.open_book`), or None."""
+    if getattr(args, "no_book", False):
+        return None
+    from bitgames.othello.book import open_book
+
+    return open_book(getattr(args, "book", None))[0]
+
+
 def run_play(args: argparse.Namespace, stdin: TextIO = sys.stdin,
              stdout: TextIO = sys.stdout) -> int:
     """The interactive game loop (see the module docstring)."""
     engine = make_engine(args.level, args.evaluation, args.weights)
+    book = load_book(args)
     board = load_transcript(args.moves) if args.moves else Board()
     human = BLACK if args.color == "black" else not BLACK
 
@@ -84,6 +94,12 @@ def run_play(args: argparse.Namespace, stdin: TextIO = sys.stdin,
                 say("engine passes")
                 board.push("pass")
                 continue
+            known = book.choose(board) if book is not None else None
+            if known is not None:
+                board.push(known[0])
+                say(f"engine plays {known[0]}  eval {known[1] / 100:+.2f} (book)")
+                show()
+                continue
             r = engine.search(board, on_info=info)
             board.push(r.move)
             say(f"engine plays {r.move}  eval {_score_text(r)}  pv {' '.join(r.pv)}")
@@ -109,6 +125,10 @@ def run_play(args: argparse.Namespace, stdin: TextIO = sys.stdin,
             if cmd == "help":
                 say("a move (f5), pass, hint, undo, eval, board, save FILE, load FILE, quit")
             elif cmd == "hint":
+                known = book.moves(board) if book is not None else []
+                if known:
+                    say("book: " + "  ".join(f"{m} {v / 100:+.2f}" for m, v in known))
+                    continue
                 r = engine.search(board, on_info=info)
                 say(f"hint: {r.move}  eval {_score_text(r)}  pv {' '.join(r.pv)}")
             elif cmd == "eval":
@@ -280,4 +300,62 @@ def run_match_cmd(args: argparse.Namespace, stdout: TextIO = sys.stdout) -> int:
         print(json.dumps(record), file=stdout, flush=True)
     else:
         print(f"{label_a} vs {label_b}: {result.summary()}", file=stdout, flush=True)
+    return 0
+
+
+def run_book(args: argparse.Namespace, stdout: TextIO = sys.stdout) -> int:
+    """``bitgames othello book build|show|learn``."""
+    from bitgames.othello.book import Book, engine_search, open_book
+
+    def emit(record: dict[str, Any], text: str) -> None:
+        print(json.dumps(record) if args.json else text, file=stdout, flush=True)
+
+    if args.book_command == "show":
+        if args.book is not None and not Path(args.book).exists():
+            raise BitgamesError(f"no opening book at {args.book}")
+        book, _ = open_book(args.book)
+        board = load_transcript(args.moves) if args.moves else Board()
+        entry = book.entry(board)
+        moves = book.moves(board)
+        if args.json:
+            emit({"board": board.to_string(), "in_book": entry is not None,
+                  "moves": [{"move": m, "score": v / 100} for m, v in moves],
+                  "depth": entry.depth if entry else None,
+                  "games": entry.games if entry else None}, "")
+        elif not moves:
+            emit({}, f"not in the book ({len(book)} positions)")
+        else:
+            for m, v in moves:
+                print(f"{m}  {v / 100:+.2f}", file=stdout)
+            if entry is not None:
+                print(f"(position searched at depth {entry.depth}; {entry.games} games "
+                      f"learned; {len(book)} positions in the book)", file=stdout, flush=True)
+        return 0
+    for name in ("depth", "plies"):
+        if getattr(args, name) < 1:
+            raise BitgamesError(f"--{name} must be at least 1")
+    if args.book_command == "build":
+        engine = make_engine(max(1, min(args.depth, 20)), args.evaluation, args.weights)
+        path = Path(args.file)
+        book = Book.load(path) if path.exists() else Book()
+        before = len(book)
+
+        def progress(n: int, b: Board) -> None:
+            emit({"added": n, "ply": len(b.move_stack), "positions": len(book)},
+                 f"{n:6d} new positions ({len(book)} in all), ply {len(b.move_stack)}")
+
+        added = book.build(engine_search(engine, args.depth), args.depth, args.plies,
+                           round(100 * args.width), args.max_positions, on_position=progress,
+                           save_to=path)
+        emit({"file": str(path), "added": added, "positions": len(book), "before": before},
+             f"{path}: {added} positions added, {len(book)} in all")
+        return 0
+    engine = make_engine(max(1, min(args.depth, 20)), "pattern")
+    book, path = open_book(args.book)
+    final = load_transcript(args.transcript)
+    played = [str(m) for m in final.move_stack]
+    added = book.learn(played, engine_search(engine, args.depth), args.depth, args.plies)
+    book.save(path)
+    emit({"file": str(path), "added": added, "positions": len(book)},
+         f"{path}: {added} positions added, {len(book)} in all")
     return 0

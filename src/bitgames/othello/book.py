@@ -1,0 +1,444 @@
+"""Opening book: positions (one entry per symmetry class) with negamax scores.
+
+Each book position holds its **value** (centi-discs for the side to move), a **leaf** — the
+best move that does not lead to another book position, with its score from a search at
+the book depth — the search **depth**, and the number of **games** learned through it.
+Moves that lead to book positions are not stored: they are found by looking up the
+children, as Egaroucid's book does, so the book never holds a stale link. The value of a
+position is the negamax of its leaf and its book children, kept up to date by
+:meth:`Book.negamax` after every change.
+
+Positions are stored under a canonical form: the least of the eight images of the board
+under the symmetries of the square (mirrors and the diagonal flip), so the four opening
+moves share one entry. A draw in the book (a child whose value is exactly 0) counts as
+``contempt`` centi-discs for Black (NBoard's ``set contempt``), negated for White.
+
+The book is built by search (:meth:`Book.build`: expand every move within ``width``
+centi-discs of the best, down to ``plies``; resumable, it saves as it goes) and grows by
+learning games (:meth:`Book.learn`, NBoard's ``learn``). Files are NumPy ``.npz`` archives.
+
+>>> from bitgames.othello.board import Board
+>>> book = Book()
+>>> book.insert(Board(), value=0, leaf="f5", leaf_value=0, depth=1)
+>>> book.moves(Board())
+[('f5', 0)]
+>>> after = Board()
+>>> after.push("d3")  # a symmetric image of f5 ...
+>>> book.insert(after, value=-20, leaf="c3", leaf_value=-20, depth=1)
+>>> book.moves(Board())  # ... so all four opening moves now lead into the book
+[('c4', 20), ('d3', 20), ('e6', 20), ('f5', 20)]
+>>> len(book)
+2
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bitgames.core.errors import BitgamesError
+from bitgames.othello.board import BLACK, Board, parse_square, square_name
+
+MASK = (1 << 64) - 1
+NO_LEAF = -(10**6)  #: leaf value of a position whose every move leads into the book
+FORMAT = 1  #: version number written into book files
+
+
+def mirror_files(x: int) -> int:
+    """Swap files a..h <-> h..a (reverse the bits of every rank byte)."""
+    k1, k2, k4 = 0x5555_5555_5555_5555, 0x3333_3333_3333_3333, 0x0F0F_0F0F_0F0F_0F0F
+    x = ((x >> 1) & k1) | ((x & k1) << 1)
+    x = ((x >> 2) & k2) | ((x & k2) << 2)
+    return ((x >> 4) & k4) | ((x & k4) << 4)
+
+
+def mirror_ranks(x: int) -> int:
+    """Swap ranks 1..8 <-> 8..1 (reverse the byte order)."""
+    return int.from_bytes(x.to_bytes(8, "little"), "big")
+
+
+def transpose(x: int) -> int:
+    """Flip about the a1-h8 diagonal: square (file f, rank r) goes to (file r, rank f)."""
+    t = 0x0F0F_0F0F_0000_0000 & (x ^ (x << 28))
+    x ^= t ^ (t >> 28)
+    t = 0x3333_0000_3333_0000 & (x ^ (x << 14))
+    x ^= t ^ (t >> 14)
+    t = 0x5500_5500_5500_5500 & (x ^ (x << 7))
+    x ^= t ^ (t >> 7)
+    return x & MASK
+
+
+def symmetry(x: int, k: int) -> int:
+    """Image of bitboard ``x`` under symmetry ``k`` (0-7).
+
+    Bit 0 of ``k`` mirrors the files, bit 1 the ranks, bit 2 then flips the diagonal.
+
+    >>> square_name(symmetry(1 << parse_square("f5"), 7).bit_length() - 1)
+    'd3'
+    """
+    if k & 1:
+        x = mirror_files(x)
+    if k & 2:
+        x = mirror_ranks(x)
+    if k & 4:
+        x = transpose(x)
+    return x
+
+
+#: SQUARE_MAP[k][s]: image of square s under symmetry k; INVERSE[k] undoes it.
+SQUARE_MAP = [[symmetry(1 << s, k).bit_length() - 1 for s in range(64)] for k in range(8)]
+INVERSE = [[SQUARE_MAP[k].index(s) for s in range(64)] for k in range(8)]
+
+
+def canonical(p: int, o: int) -> tuple[tuple[int, int], int]:
+    """The canonical key of position ``(p, o)`` and the symmetry that produces it."""
+    best = (p, o)
+    best_k = 0
+    for k in range(1, 8):
+        img = (symmetry(p, k), symmetry(o, k))
+        if img < best:
+            best, best_k = img, k
+    return best, best_k
+
+
+@dataclass
+class BookEntry:
+    """One book position, in the frame of the board it was looked up from."""
+
+    value: int
+    leaf_move: str | None
+    leaf_value: int
+    depth: int
+    games: int
+
+
+@dataclass
+class BookMove:
+    """A book move: its score (centi-discs, side to move), games through it, search depth."""
+
+    move: str
+    score: int
+    games: int
+    depth: int
+
+
+def _child(board: Board, move: str) -> Board:
+    b = board.copy(stack=False)
+    b.push(move)
+    if b.must_pass() and not b.is_game_over():
+        b.push("pass")  # book positions always have a move to play
+    return b
+
+
+def _sign(board: Board, child: Board) -> int:
+    """+1 when ``child`` has the same side to move as ``board`` (a pass followed), else -1."""
+    return 1 if child.turn == board.turn else -1
+
+
+class Book:
+    """An opening book. See the module documentation.
+
+    >>> book = Book()
+    >>> len(book), book.entry(Board()) is None
+    (0, True)
+    """
+
+    def __init__(self) -> None:
+        # key -> [value, leaf square (canonical frame) or -1, leaf value, depth, games]
+        self.table: dict[tuple[int, int], list[int]] = {}
+
+    def __len__(self) -> int:
+        return len(self.table)
+
+    # -- lookups ----------------------------------------------------------------------------
+
+    def _row(self, board: Board) -> tuple[list[int] | None, int]:
+        p, o = board.bitboards()
+        key, k = canonical(p, o)
+        return self.table.get(key), k
+
+    def entry(self, board: Board) -> BookEntry | None:
+        """The book entry of ``board``, or None."""
+        row, k = self._row(board)
+        if row is None:
+            return None
+        leaf = square_name(INVERSE[k][row[1]]) if row[1] >= 0 else None
+        return BookEntry(row[0], leaf, row[2], row[3], row[4])
+
+    def __contains__(self, board: object) -> bool:
+        return isinstance(board, Board) and self._row(board)[0] is not None
+
+    def lines(self, board: Board, contempt: int = 0) -> list[BookMove]:
+        """Book moves of ``board``, best first (see :meth:`moves`), with games and depth."""
+        if board.is_game_over() or board.must_pass():
+            return []
+        row, k = self._row(board)
+        out: dict[str, BookMove] = {}
+        for mv in board.legal_moves:
+            child = _child(board, str(mv))
+            crow, _ = self._row(child)
+            if crow is None:
+                continue
+            score = _sign(board, child) * crow[0]
+            if score == 0:
+                score = contempt if board.turn == BLACK else -contempt
+            out[str(mv)] = BookMove(str(mv), score, crow[4], crow[3])
+        if row is not None and row[1] >= 0:
+            leaf = square_name(INVERSE[k][row[1]])
+            out.setdefault(leaf, BookMove(leaf, row[2], 0, row[3]))
+        return sorted(out.values(), key=lambda m: (-m.score, m.move))
+
+    def moves(self, board: Board, contempt: int = 0) -> list[tuple[str, int]]:
+        """Book moves of ``board`` with their scores (centi-discs, side to move), best first.
+
+        A move is a book move when it leads to a book position, or when it is the
+        position's leaf. Book draws count ``contempt`` for Black.
+        """
+        return [(m.move, m.score) for m in self.lines(board, contempt)]
+
+    def choose(self, board: Board, randomness: int = 0, contempt: int = 0,
+               rng: random.Random | None = None) -> tuple[str, int] | None:
+        """A book move and its score, or None when ``board`` is out of the book.
+
+        With ``randomness`` > 0 the move is drawn among those within that many
+        centi-discs of the best (for variety in matches).
+        """
+        moves = self.moves(board, contempt)
+        if not moves:
+            return None
+        best = moves[0][1]
+        near = [m for m in moves if m[1] >= best - randomness]
+        return (rng or random).choice(near) if randomness > 0 else moves[0]
+
+    # -- changes ----------------------------------------------------------------------------
+
+    def insert(self, board: Board, value: int, leaf: str | None, leaf_value: int, depth: int,
+               games: int = 0) -> None:
+        """Store ``board`` (any frame) with its value and leaf."""
+        p, o = board.bitboards()
+        key, k = canonical(p, o)
+        leaf_sq = SQUARE_MAP[k][parse_square(leaf)] if leaf is not None else -1
+        self.table[key] = [int(value), leaf_sq, int(leaf_value), int(depth), int(games)]
+
+    def evaluate(self, board: Board, search: Callable[[Board], list[tuple[str, int]]],
+                 depth: int) -> list[tuple[str, int]]:
+        """(Re)compute the leaf of ``board``: the best move not leading into the book.
+
+        ``search(board)`` returns every legal move with its score, best first (for
+        example an engine's multi-move search at the book depth); those scores are returned.
+        """
+        old = self._row(board)[0]
+        games = old[4] if old is not None else 0
+        scores = search(board)
+        leaf: tuple[str, int] | None = None
+        for mv, score in scores:
+            if _child(board, mv) not in self:
+                leaf = (mv, score)
+                break
+        if leaf is None:
+            self.insert(board, scores[0][1] if scores else 0, None, NO_LEAF, depth, games)
+        else:
+            self.insert(board, leaf[1], leaf[0], leaf[1], depth, games)
+        return scores
+
+    def negamax(self, board: Board | None = None) -> int:
+        """Recompute the values below ``board`` (default: the start position); return its value."""
+        memo: dict[tuple[int, int], int] = {}
+
+        def visit(b: Board) -> int:
+            p, o = b.bitboards()
+            key, k = canonical(p, o)
+            if key in memo:
+                return memo[key]
+            row = self.table[key]
+            memo[key] = row[0]  # a position can not repeat in Othello; this guards the memo
+            leaf = square_name(INVERSE[k][row[1]]) if row[1] >= 0 else None
+            best = NO_LEAF
+            for mv in b.legal_moves:
+                child = _child(b, str(mv))
+                if child in self:  # never a finished game: those are not stored
+                    best = max(best, _sign(b, child) * visit(child))
+                elif str(mv) == leaf:  # a leaf counts only while it leads out of the book
+                    best = max(best, row[2])
+            if best > NO_LEAF:
+                row[0] = best
+            memo[key] = row[0]
+            return row[0]
+
+        start = board if board is not None else Board()
+        return visit(start) if start in self else 0
+
+    def learn(self, moves: Iterable[str], search: Callable[[Board], list[tuple[str, int]]],
+              depth: int, max_plies: int = 30, start: Board | None = None) -> int:
+        """Add the positions of a game (its first ``max_plies`` plies); return how many are new.
+
+        Every position along the game enters the book (leaves searched with ``search``);
+        a parent whose leaf move now leads into the book gets a new leaf; then values are
+        propagated back to the start.
+        """
+        board = (start or Board()).copy(stack=False)
+        path = [board.copy(stack=False)]
+        for mv in moves:
+            if len(path) > max_plies or board.is_game_over():
+                break
+            if mv == "pass":  # forced passes are played below, as soon as they arise
+                continue
+            board.push(mv)
+            if board.must_pass() and not board.is_game_over():
+                board.push("pass")
+            path.append(board.copy(stack=False))
+        added = 0
+        for b in path:
+            if b.is_game_over():
+                continue
+            if b not in self:
+                self.evaluate(b, search, depth)
+                added += 1
+            row = self._row(b)[0]
+            assert row is not None
+            row[4] += 1
+        for b in path[:-1]:  # leaves that now lead into the book must be searched again
+            e = self.entry(b)
+            if e is not None and e.leaf_move is not None and _child(b, e.leaf_move) in self:
+                self.evaluate(b, search, depth)
+        for b in reversed(path):
+            if b in self:
+                self.negamax(b)
+        return added
+
+    def build(self, search: Callable[[Board], list[tuple[str, int]]], depth: int, plies: int,
+              width: int, max_positions: int | None = None,
+              on_position: Callable[[int, Board], None] | None = None,
+              save_to: str | Path | None = None, save_every: int = 25) -> int:
+        """Expand the book from the start position; return the number of positions added.
+
+        Breadth first, every move within ``width`` centi-discs of a position's best move
+        is followed, down to ``plies`` plies. Positions already in the book are not
+        searched again, so an interrupted build resumes where it stopped; with
+        ``save_to`` the book is saved every ``save_every`` new positions and at the end.
+        """
+        added = 0
+        frontier = [Board()]
+        seen: set[tuple[int, int]] = set()
+        for ply in range(plies + 1):
+            nxt: list[Board] = []
+            for b in frontier:
+                key = canonical(*b.bitboards())[0]
+                if key in seen or b.is_game_over():
+                    continue
+                seen.add(key)
+                scores: list[tuple[str, int]] | None = None
+                if b not in self:
+                    if max_positions is not None and added >= max_positions:
+                        continue
+                    scores = self.evaluate(b, search, depth)
+                    added += 1
+                    if on_position is not None:
+                        on_position(added, b)
+                    if save_to is not None and added % save_every == 0:
+                        self.save(save_to)
+                if ply == plies:
+                    continue
+                if scores is None:
+                    scores = search(b)
+                best = scores[0][1]
+                nxt.extend(_child(b, mv) for mv, s in scores if s >= best - width)
+            frontier = nxt
+        self.negamax()
+        if save_to is not None:
+            self.save(save_to)
+        return added
+
+    # -- files ------------------------------------------------------------------------------
+
+    def save(self, path: str | Path) -> None:
+        """Write the book to ``path`` (``.npz``), atomically: a crash never leaves half a file."""
+        keys = list(self.table)
+        rows = np.array([self.table[k] for k in keys], dtype=np.int64).reshape(-1, 5)
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz")
+        os.close(fd)
+        try:
+            np.savez_compressed(
+                tmp,
+                format=np.array([FORMAT]),
+                p=np.array([k[0] for k in keys], dtype=np.uint64),
+                o=np.array([k[1] for k in keys], dtype=np.uint64),
+                value=rows[:, 0].astype(np.int32),
+                leaf=rows[:, 1].astype(np.int8),
+                leaf_value=rows[:, 2].astype(np.int32),
+                depth=rows[:, 3].astype(np.int8),
+                games=rows[:, 4].astype(np.int32),
+            )
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Book:
+        """Read a book written by :meth:`save`."""
+        try:
+            with np.load(path) as f:
+                if int(f["format"][0]) != FORMAT:
+                    raise BitgamesError(f"{path}: book format {int(f['format'][0])}, "
+                                        f"expected {FORMAT}")
+                cols = [f[n] for n in ("p", "o", "value", "leaf", "leaf_value", "depth",
+                                       "games")]
+        except (OSError, KeyError, ValueError) as exc:
+            raise BitgamesError(f"cannot read opening book {path}: {exc}") from None
+        book = cls()
+        for p, o, v, leaf, lv, d, g in zip(*(c.tolist() for c in cols), strict=True):
+            book.table[(p, o)] = [v, leaf, lv, d, g]
+        return book
+
+
+def shipped_book_path() -> Path:
+    """The book shipped with the package."""
+    return Path(__file__).parent / "data" / "book.npz"
+
+
+def user_book_path() -> Path:
+    """Where learned games are kept: ``$BITGAMES_DATA_DIR`` or ``~/.local/share/bitgames``."""
+    base = os.environ.get("BITGAMES_DATA_DIR") or os.path.join(
+        os.path.expanduser("~"), ".local", "share", "bitgames")
+    return Path(base) / "othello-book.npz"
+
+
+def open_book(path: str | Path | None = None) -> tuple[Book, Path]:
+    """The book to play from and the file that learning writes to.
+
+    With ``path``: that file (an empty book if it does not exist yet). Without: the
+    user's book if there is one, else the shipped book; learning then writes the user's
+    book (the package's own file is never written).
+    """
+    if path is not None:
+        path = Path(path)
+        return (Book.load(path) if path.exists() else Book()), path
+    user = user_book_path()
+    for candidate in (user, shipped_book_path()):
+        if candidate.exists():
+            return Book.load(candidate), user
+    return Book(), user
+
+
+def engine_search(engine: Any, depth: int) -> Callable[[Board], list[tuple[str, int]]]:
+    """Adapt an :class:`~bitgames.othello.search.Engine` to the book's ``search`` callable."""
+
+    def search(board: Board) -> list[tuple[str, int]]:
+        moves = list(board.legal_moves)
+        if len(moves) == 1:
+            r = engine.search(board, depth=depth)
+            return [(r.move, r.score)]
+        r = engine.search(board, depth=depth, multi=len(moves))
+        return r.scores
+
+    return search

@@ -1,0 +1,214 @@
+"""Opening book: symmetries, negamax, learning, building, files, NBoard and CLI use."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bitgames.othello.board import BLACK, Board
+from bitgames.othello.book import (
+    Book,
+    canonical,
+    mirror_files,
+    mirror_ranks,
+    symmetry,
+    transpose,
+)
+from bitgames.othello.nboard import run_session
+
+
+def square_image(s: int, k: int) -> int:
+    """Symmetry ``k`` applied square by square: mirror files, mirror ranks, then transpose."""
+    f, r = s % 8, s // 8
+    if k & 1:
+        f = 7 - f
+    if k & 2:
+        r = 7 - r
+    if k & 4:
+        f, r = r, f
+    return 8 * r + f
+
+
+def slow_symmetry(x: int, k: int) -> int:
+    return sum(1 << square_image(s, k) for s in range(64) if x >> s & 1)
+
+
+def random_board(rng: random.Random, plies: int) -> Board:
+    b = Board()
+    for _ in range(plies):
+        if b.is_game_over():
+            break
+        b.push(rng.choice(list(b.legal_moves)) if not b.must_pass() else "pass")
+    return b
+
+
+def test_symmetries_square_by_square() -> None:
+    rng = random.Random(1)
+    for _ in range(300):
+        x = rng.getrandbits(64)
+        assert mirror_files(x) == slow_symmetry(x, 1)
+        assert mirror_ranks(x) == slow_symmetry(x, 2)
+        assert transpose(x) == slow_symmetry(x, 4)
+        for k in range(8):
+            assert symmetry(x, k) == slow_symmetry(x, k)
+
+
+def test_canonical_key_is_shared_by_all_images() -> None:
+    rng = random.Random(2)
+    for _ in range(100):
+        p, o = random_board(rng, rng.randrange(1, 40)).bitboards()
+        key, k = canonical(p, o)
+        assert (symmetry(p, k), symmetry(o, k)) == key
+        for j in range(8):
+            assert canonical(symmetry(p, j), symmetry(o, j))[0] == key
+
+
+def by_mobility(board: Board) -> list[tuple[str, int]]:
+    """A stand-in search: a move scores -10 x the replies it leaves the opponent."""
+    rows = []
+    for m in board.legal_moves:
+        b = board.copy(stack=False)
+        b.push(m)
+        rows.append((str(m), -10 * len(b.legal_moves)))
+    return sorted(rows, key=lambda r: (-r[1], r[0]))
+
+
+def test_leaf_and_negamax_by_hand() -> None:
+    book = Book()
+    start = Board()
+    book.insert(start, 0, "f5", 5, depth=3)
+    assert book.negamax() == 5  # only the leaf: f5 worth +0.05 for Black
+    after = Board.from_transcript("f5")
+    book.insert(after, 0, "f4", 30, depth=3)  # White's leaf f4: +0.30 for White
+    # f5 now leads into the book, so its stale leaf score no longer counts; all four
+    # opening moves are images of f5 and score -0.30 for Black
+    assert book.negamax() == -30
+    after_entry = book.entry(after)
+    assert after_entry is not None and after_entry.value == 30
+    assert book.moves(start) == [("c4", -30), ("d3", -30), ("e6", -30), ("f5", -30)]
+    book.insert(after, 0, "f4", -40, depth=3)
+    assert book.negamax() == 40
+
+
+def test_moves_follow_the_frame_of_the_board() -> None:
+    rng = random.Random(3)
+    for _ in range(40):
+        b = random_board(rng, rng.randrange(2, 30))
+        if b.is_game_over() or b.must_pass():
+            continue
+        book = Book()
+        book.evaluate(b, by_mobility, 1)
+        entry = book.entry(b)
+        assert entry is not None and entry.leaf_move == by_mobility(b)[0][0]
+        assert entry.value == by_mobility(b)[0][1]
+
+
+def test_contempt_values_book_draws() -> None:
+    # Black to move with two book children: one a draw (value 0), one worth -0.5 for Black
+    start = Board.from_transcript("f5d6")
+    book = Book()
+    book.insert(start, 0, None, 0, depth=1)
+    draw = Board.from_transcript("f5d6c3")
+    worse = Board.from_transcript("f5d6c5")
+    book.insert(draw, 0, "d3", 0, depth=1)
+    book.insert(worse, 50, "d3", 50, depth=1)  # +0.5 for White to move
+    assert start.turn == BLACK
+    assert book.choose(start, contempt=100) == ("c3", 100)
+    assert book.choose(start, contempt=-100) == ("c5", -50)
+    white = Board.from_transcript("f5d6c3")
+    assert book.moves(white, contempt=100) == [("d3", 0)]  # a leaf is not a book draw
+
+
+def test_learn_adds_the_game_and_relinks_leaves() -> None:
+    book = Book()
+    moves = ["f5", "d6", "c3", "d3", "c4"]
+    assert book.learn(moves, by_mobility, 1) == 6
+    assert book.learn(moves, by_mobility, 1) == 0
+    b = Board()
+    for mv in moves:
+        e = book.entry(b)
+        assert e is not None and e.games == 2
+        # the move of the game leads into the book, so the leaf is another move
+        assert e.leaf_move != mv
+        assert mv in dict(book.moves(b))
+        b.push(mv)
+    # values are the negamax of the leaves along the line
+    final = book.entry(b)
+    assert final is not None
+    b.pop()
+    parent = book.entry(b)
+    assert parent is not None and parent.value == max(parent.leaf_value, -final.value)
+
+
+def test_build_resumes_and_saves(tmp_path: Path) -> None:
+    path = tmp_path / "b.npz"
+    book = Book()
+    added = book.build(by_mobility, 1, plies=3, width=0, save_to=path, save_every=2)
+    assert added == len(book) > 3
+    loaded = Book.load(path)
+    assert loaded.table == book.table
+    assert Book.load(path).build(by_mobility, 1, plies=3, width=0) == 0  # resumed: nothing new
+    wider = Book.load(path)
+    assert wider.build(by_mobility, 1, plies=3, width=1000) > 0
+    with pytest.raises(ValueError, match="cannot read opening book"):
+        Book.load(tmp_path / "missing.npz")
+
+
+def test_nboard_plays_hints_and_learns_from_the_book(tmp_path: Path) -> None:
+    from bitgames.othello.search import Engine
+
+    engine = Engine(level=2, evaluation="classic", table_bits=12)
+    book = Book()
+    book.learn(["f5", "d6", "c3"], by_mobility, 1)
+    path = tmp_path / "learned.npz"
+    expected = book.choose(Board.from_transcript("f5"))
+    assert expected is not None
+    expected_hints = [m for m, _ in book.moves(Board.from_transcript("f5"))][:3]
+    lines = ["nboard 2", "set depth 2", "move f5", "go", "hint 3", "move d6", "move c3",
+             "move d3", "learn", "go", "quit"]
+    out, err = io.StringIO(), io.StringIO()
+    run_session(engine, io.StringIO("\n".join(lines) + "\n"), out, err, book=book,
+                book_path=str(path))
+    got = out.getvalue().splitlines()
+    replies = [x for x in got if x.startswith("=== ")]
+    assert replies[0] == f"=== {expected[0].upper()}/{expected[1] / 100:.2f}/0.00"
+    hints = [x.split() for x in got if x.startswith("book ")]
+    assert [h[1].lower() for h in hints] == expected_hints
+    assert all(h[4].isdigit() for h in hints)  # NBoard: the depth starts with an integer
+    assert "learned" in got
+    assert Board.from_transcript("f5d6c3d3") in Book.load(path)
+    # after learning, the position after d3 is in the book: `go` answers from it at once
+    assert len(replies) == 2 and replies[1].endswith("/0.00")
+    assert not any(x.startswith("nodestats") for x in got)  # no search was needed
+
+
+def test_cli_build_show_learn(tmp_path: Path) -> None:
+    path = tmp_path / "cli.npz"
+    env_cmd = [sys.executable, "-m", "bitgames.cli", "othello", "book"]
+    out = subprocess.run(env_cmd + ["build", str(path), "--plies", "2", "--depth", "2",
+                                    "--json"], capture_output=True, text=True, timeout=900,
+                         check=True)
+    last = json.loads(out.stdout.splitlines()[-1])
+    assert last["positions"] == last["added"] > 0 and path.exists()
+    shown = subprocess.run(env_cmd + ["show", "--book", str(path), "--moves", "f5", "--json"],
+                           capture_output=True, text=True, timeout=600, check=True)
+    record = json.loads(shown.stdout)
+    assert record["in_book"] and record["moves"]
+    assert {m["move"] for m in record["moves"]} <= {"d6", "f6", "f4"}
+    learned = subprocess.run(env_cmd + ["learn", "f5d6c3d3c4f4", "--book", str(path),
+                                        "--depth", "1", "--json"], capture_output=True,
+                             text=True, timeout=600, check=True)
+    assert json.loads(learned.stdout)["added"] > 0
+    bad = subprocess.run(env_cmd + ["show", "--book", str(tmp_path / "x.npz")],
+                         capture_output=True, text=True, timeout=600)
+    assert bad.returncode == 2 and "no opening book at" in bad.stderr
+    (tmp_path / "junk.npz").write_text("not a book")
+    junk = subprocess.run(env_cmd + ["show", "--book", str(tmp_path / "junk.npz")],
+                          capture_output=True, text=True, timeout=600)
+    assert junk.returncode == 2 and "cannot read opening book" in junk.stderr
