@@ -146,8 +146,19 @@ def features(p: np.uint64, o: np.uint64, gather: np.ndarray, b3: np.ndarray,
 def evaluate(p: np.uint64, o: np.uint64, w: np.ndarray, gather: np.ndarray, b3: np.ndarray) -> int:
     """Pattern evaluation of (p, o) for the side to move, in centi-discs.
 
-    ``w`` is ``int32[N_STAGES, N_WEIGHTS]``. Positions with no disc of one side score the
-    wipe-out; others are clamped to +-:data:`MAX_EVAL`.
+    ``w`` is ``int32[N_STAGES, N_WEIGHTS]`` (or ``int16``). Positions with no disc of one
+    side score the wipe-out; others are clamped to +-:data:`MAX_EVAL`.
+    """
+    return evaluate_mobility(p, o, popcount(legal_moves(p, o)), popcount(legal_moves(o, p)),
+                             w, b3)
+
+
+@njit
+def evaluate_mobility(p: np.uint64, o: np.uint64, mp: int, mo: int, w: np.ndarray,
+                      b3: np.ndarray) -> int:
+    """:func:`evaluate` given the numbers of legal moves of both sides (``mp`` for ``p``).
+
+    The search has generated the moves already; this saves generating them twice.
     """
     if p == _ZERO:
         return -WIPEOUT
@@ -156,8 +167,6 @@ def evaluate(p: np.uint64, o: np.uint64, w: np.ndarray, gather: np.ndarray, b3: 
     empties = 64 - popcount(p | o)
     s = stage(empties)
     total = pattern_sum(p, o, w, s, b3)  # straight-line code, same indices as features()
-    mp = popcount(legal_moves(p, o))
-    mo = popcount(legal_moves(o, p))
     pp = potential_mobility(p, o)
     po = potential_mobility(o, p)
     off = SCALAR_OFFSETS
@@ -223,6 +232,12 @@ def classic_weights() -> np.ndarray:
 @njit
 def classic_eval(p: np.uint64, o: np.uint64, w: np.ndarray) -> int:
     """Classic evaluation (seed 002) of (p, o) for the side to move, in centi-discs."""
+    return classic_mobility(p, o, popcount(legal_moves(p, o)), popcount(legal_moves(o, p)), w)
+
+
+@njit
+def classic_mobility(p: np.uint64, o: np.uint64, mp: int, mo: int, w: np.ndarray) -> int:
+    """:func:`classic_eval` given the numbers of legal moves of both sides."""
     np_ = popcount(p)
     no = popcount(o)
     if np_ == 0:
@@ -231,7 +246,7 @@ def classic_eval(p: np.uint64, o: np.uint64, w: np.ndarray) -> int:
         return WIPEOUT
     s = stage(64 - np_ - no)
     total = w[s, 0] * (np_ - no)
-    total += w[s, 1] * (popcount(legal_moves(p, o)) - popcount(legal_moves(o, p)))
+    total += w[s, 1] * (mp - mo)
     total += w[s, 2] * (potential_mobility(p, o) - potential_mobility(o, p))
     empty = ~(p | o)
     cp = 0

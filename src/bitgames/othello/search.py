@@ -8,9 +8,12 @@ Kernel side (numba):
 - a transposition table of 4-entry buckets holding the whole position (no false hits):
   lower and upper bounds, best move, depth, generation; replacement keeps deep entries of
   the current search;
-- move ordering: table move, then two killers per ply, then for remaining depth >= 3 a
-  shallow search (static evaluation of each child), else fastest-first (fewest opponent
-  replies) plus a history score;
+- move ordering: table move, then two killers per ply, then for remaining depth >=
+  :data:`EVAL_ORDER_DEPTH` a shallow search (static evaluation of each child), else
+  fastest-first (fewest opponent replies) plus a history score;
+- depth-1 nodes are searched without the table and without sorting (:func:`_search1`): the
+  killers first, then the other moves by square value, each child evaluated in place with
+  the mobility already generated (no recursive call per leaf);
 - Multi-ProbCut at null-window nodes with depth >= 3: a shallow search of depth d/2 (parity
   kept) whose result beyond ``beta + t * sigma`` (or below ``alpha - t * sigma``) predicts
   the deep result and cuts. The linear model ``deep = a shallow + b`` and its error
@@ -82,6 +85,9 @@ MPC_SIGMA = np.zeros(65, dtype=np.float64)
 for _d in range(3, 65):
     _a, _b, _s = _MPC_FIT[_d if _d <= 8 else (7 if _d & 1 else 8)]
     MPC_A[_d], MPC_B[_d], MPC_SIGMA[_d] = _a, _b, _s
+#: Remaining depth from which moves are ordered by the static evaluation of each child
+#: (below it, by mobility: cheaper, and the subtrees are too small to repay an evaluation).
+EVAL_ORDER_DEPTH = 5
 MPC_T = 1.4  # cut threshold in standard deviations
 PANIC_SECONDS = 0.15  # below this on the clock, answer with a 1-ply search and no timer
 
@@ -93,6 +99,122 @@ def static_eval(p: np.uint64, o: np.uint64, w: np.ndarray, gather: np.ndarray, b
     if kind == CLASSIC:
         return ev.classic_eval(p, o, wc)
     return ev.evaluate(p, o, w, gather, b3)
+
+
+@njit
+def _eval_moves(p: np.uint64, o: np.uint64, mp: np.uint64, mo: np.uint64, w: np.ndarray,
+                b3: np.ndarray, wc: np.ndarray, kind: int) -> int:
+    """:func:`static_eval` given the legal moves ``mp`` of ``p`` and ``mo`` of ``o``."""
+    if kind == CLASSIC:
+        return ev.classic_mobility(p, o, popcount(mp), popcount(mo), wc)
+    return ev.evaluate_mobility(p, o, popcount(mp), popcount(mo), w, b3)
+
+
+@njit
+def _leaf(p: np.uint64, o: np.uint64, ctl: np.ndarray, w: np.ndarray, b3: np.ndarray,
+          wc: np.ndarray, kind: int) -> int:
+    """Value of (p, o) as a depth-0 search sees it: the final score at the end of the game,
+    after a forced pass the opponent's evaluation (the pass counts as a node), else the
+    static evaluation."""
+    mp = legal_moves(p, o)
+    mo = legal_moves(o, p)
+    if mp == _ZERO:
+        if mo == _ZERO:
+            return 100 * final_score(p, o)
+        ctl[NODES] += 1
+        return -_eval_moves(o, p, mo, mp, w, b3, wc, kind)
+    return _eval_moves(p, o, mp, mo, w, b3, wc, kind)
+
+
+#: Square masks by decreasing :data:`SQUARE_VALUE` (corners first, X-squares last).
+SQUARE_CLASSES = np.array([sum(1 << x for x in range(64) if SQUARE_VALUE[x] == v)
+                           for v in sorted(set(SQUARE_VALUE.tolist()), reverse=True)],
+                          dtype=np.uint64)
+
+
+@njit
+def _next_leaf_move(moves: np.uint64, classes: np.ndarray) -> int:
+    for c in range(classes.shape[0]):
+        m = moves & classes[c]
+        if m:
+            return ctz(m)
+    return ctz(moves)
+
+
+@njit
+def _leaf_parent(p: np.uint64, o: np.uint64, moves: np.uint64, k0: int, k1: int, beta: int,
+                 ctl: np.ndarray, w: np.ndarray, b3: np.ndarray, wc: np.ndarray,
+                 kind: int) -> tuple[int, int]:
+    """Depth-1 search of a position with ``moves``: every child is evaluated in place (the
+    killers ``k0``, ``k1`` first, then the others by square value) until one reaches
+    ``beta``. Returns (score, best move); each child counts as a node, as if it had been
+    searched to depth 0."""
+    best = -INF
+    best_move = PASS
+    n = 0
+    while moves:
+        if n == 0 and k0 >= 0 and moves & (_ONE << U(k0)):
+            x = k0
+        elif n <= 1 and k1 >= 0 and moves & (_ONE << U(k1)):
+            x = k1
+        else:
+            x = _next_leaf_move(moves, SQUARE_CLASSES)
+        n += 1
+        moves ^= _ONE << U(x)
+        ctl[NODES] += 1
+        if ctl[NODES] >= ctl[NODE_LIMIT]:
+            ctl[STOP] = 1
+            return 0, best_move
+        f = flips(p, o, x)
+        s = -_leaf(o ^ f, p ^ f ^ (_ONE << U(x)), ctl, w, b3, wc, kind)
+        if s > best:
+            best = s
+            best_move = x
+            if s >= beta:
+                break
+    return best, best_move
+
+
+@njit
+def _search1(p: np.uint64, o: np.uint64, alpha: int, beta: int, ply: int, killers: np.ndarray,
+             hist: np.ndarray, pv: np.ndarray, pv_len: np.ndarray, ctl: np.ndarray,
+             w: np.ndarray, b3: np.ndarray, wc: np.ndarray) -> int:
+    """A depth-1 node (what :func:`_pvs` does at depth 1, without the table or sorting)."""
+    ctl[NODES] += 1
+    pv_len[ply] = 0
+    if ctl[STOP] != 0:
+        return 0
+    if ctl[NODES] >= ctl[NODE_LIMIT]:
+        ctl[STOP] = 1
+        return 0
+    moves = legal_moves(p, o)
+    passed = moves == _ZERO
+    if passed:
+        moves = legal_moves(o, p)
+        if moves == _ZERO:
+            return 100 * final_score(p, o)
+        ctl[NODES] += 1  # the pass is a node of its own
+        p, o = o, p
+        alpha, beta = -beta, -alpha
+        pv[ply, 0] = PASS
+        ply += 1
+        pv_len[ply] = 0
+    best, x = _leaf_parent(p, o, moves, killers[ply, 0], killers[ply, 1], beta, ctl, w, b3, wc,
+                           ctl[EVAL_KIND])
+    if ctl[STOP] != 0:
+        return 0
+    if best >= beta:
+        if killers[ply, 0] != x:
+            killers[ply, 1] = killers[ply, 0]
+            killers[ply, 0] = x
+        hist[x] += 1
+    pv[ply, 0] = x
+    pv_len[ply] = 1
+    if passed:
+        pv[ply - 1, 1] = x
+        pv_len[ply - 1] = 2
+        return -best
+    return best
 
 
 @njit
@@ -115,7 +237,7 @@ def _order(p: np.uint64, o: np.uint64, moves: np.uint64, tt_move: int, depth: in
             val = 1 << 38
         elif x == killers[ply, 1]:
             val = 1 << 37
-        elif depth >= 3:
+        elif depth >= EVAL_ORDER_DEPTH:
             val = -static_eval(cp, co, w, gather, b3, wc, kind) * 64 + hist[x] // 16
         else:
             om = legal_moves(cp, co)
@@ -134,6 +256,8 @@ def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int
          ctl: np.ndarray, w: np.ndarray, gather: np.ndarray, b3: np.ndarray,
          wc: np.ndarray) -> int:
     """Principal-variation search of (p, o) to ``depth`` plies in (alpha, beta)."""
+    if depth == 1:
+        return _search1(p, o, alpha, beta, ply, killers, hist, pv, pv_len, ctl, w, b3, wc)
     ctl[NODES] += 1
     pv_len[ply] = 0
     if ctl[STOP] != 0:
@@ -201,15 +325,15 @@ def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int
     a = alpha
     for i in range(k):
         x, cp, co = next_child(p, o, ply, i, k, msq, mval, mflip)
-        if i == 0:
-            s = -_pvs(cp, co, -beta, -a, depth - 1, ply + 1, tt, killers, hist, msq, mval,
-                      mflip, pv, pv_len, ctl, w, gather, b3, wc)
+        lo = -beta if i == 0 else -a - 1
+        if depth == 2:  # a direct call: no recursion overhead for the most frequent nodes
+            s = -_search1(cp, co, lo, -a, ply + 1, killers, hist, pv, pv_len, ctl, w, b3, wc)
         else:
-            s = -_pvs(cp, co, -a - 1, -a, depth - 1, ply + 1, tt, killers, hist, msq, mval,
+            s = -_pvs(cp, co, lo, -a, depth - 1, ply + 1, tt, killers, hist, msq, mval, mflip,
+                      pv, pv_len, ctl, w, gather, b3, wc)
+        if i > 0 and a < s < beta and pv_node:  # null window failed high: search again
+            s = -_pvs(cp, co, -beta, -s, depth - 1, ply + 1, tt, killers, hist, msq, mval,
                       mflip, pv, pv_len, ctl, w, gather, b3, wc)
-            if a < s < beta and pv_node:
-                s = -_pvs(cp, co, -beta, -s, depth - 1, ply + 1, tt, killers, hist, msq, mval,
-                          mflip, pv, pv_len, ctl, w, gather, b3, wc)
         if ctl[STOP] != 0:
             return 0
         if s > best:
