@@ -21,21 +21,11 @@ from bitgames.othello.book import (
     transpose,
 )
 from bitgames.othello.nboard import run_session
-
-
-def square_image(s: int, k: int) -> int:
-    """Symmetry ``k`` applied square by square: mirror files, mirror ranks, then transpose."""
-    f, r = s % 8, s // 8
-    if k & 1:
-        f = 7 - f
-    if k & 2:
-        r = 7 - r
-    if k & 4:
-        f, r = r, f
-    return 8 * r + f
+from bitgames.othello.patterns import _sym as square_image
 
 
 def slow_symmetry(x: int, k: int) -> int:
+    """Symmetry ``k`` square by square, with the pattern module's square map."""
     return sum(1 << square_image(s, k) for s in range(64) if x >> s & 1)
 
 

@@ -191,17 +191,24 @@ class NBoardSession:
         else:
             self.warn(f"unknown command ignored: {text!r}")
 
-    def _go(self) -> None:
-        from bitgames.othello.search import Clock
-
+    def _begin(self, pass_reply: str) -> Board | None:
+        """Announce thinking; None (after replying) when the game is over or a pass is forced."""
         board = self.board.copy()
         self.send(f"status {NAME} is thinking")
         if board.is_game_over():
             self.send("status game over")
-            return
+            return None
         if board.must_pass():
-            self.send("=== PA")
+            self.send(pass_reply)
             self.send(f"status {NAME} is waiting")
+            return None
+        return board
+
+    def _go(self) -> None:
+        from bitgames.othello.search import Clock
+
+        board = self._begin("=== PA")
+        if board is None:
             return
         if self.book is not None and self.use_book:
             known = self.book.choose(board, contempt=self.contempt)
@@ -227,14 +234,8 @@ class NBoardSession:
         self.send(f"search {pv} {r.discs:.2f} 0 {r.depth_text}")
 
     def _hint(self, n: int) -> None:
-        board = self.board.copy()
-        self.send(f"status {NAME} is thinking")
-        if board.is_game_over():
-            self.send("status game over")
-            return
-        if board.must_pass():
-            self.send("search PA 0.00 0 0")
-            self.send(f"status {NAME} is waiting")
+        board = self._begin("search PA 0.00 0 0")
+        if board is None:
             return
         start = time.perf_counter()
         known = (self.book.lines(board, self.contempt)
