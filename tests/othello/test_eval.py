@@ -76,6 +76,14 @@ def test_methods_are_documented_and_used() -> None:
                       "d5": 4, "d4": 4, "c3x3": 4, "c2x5": 8, "e2x": 4}
 
 
+def test_base3_tables_are_shared_and_small() -> None:
+    # every row and column is gathered in its canonical order: they all share one table
+    rows = [i for i in range(P.N_INSTANCES) if P.PATTERNS[P.INST_PATTERN[i]].name[:2] == "hv"]
+    assert len({int(P.B3_BASE[i]) for i in rows}) == 1
+    assert P.B3.dtype == np.int16 and P.B3.nbytes <= 16 * 1024  # fits in the L1 cache
+    assert int(P.B3.max()) == (3**10 - 1) // 2  # the 10-square patterns, all discs "1"
+
+
 def test_random_weights_evaluation_is_symmetric_and_equals_feature_sum() -> None:
     rng = np.random.default_rng(3)
     w = rng.integers(-50, 50, size=(ev.N_STAGES, P.N_WEIGHTS)).astype(np.int32)

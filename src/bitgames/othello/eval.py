@@ -50,25 +50,26 @@ _ZERO = U(0)
 
 
 def _gather_table() -> np.ndarray:
-    """One row per instance: method, weight offset, then method-specific constants.
+    """One row per instance: method, weight offset, base-3 table start, then constants.
 
-    Method 1: columns 2-6 = pre-shift, mask, multiplier, shift, field mask.
-    Methods 2/3: columns 2-13 = three gather terms (mask, multiplier, rshift, lshift).
+    Method 1: columns 3-7 = pre-shift, mask, multiplier, shift, field mask.
+    Methods 2/3: columns 3-14 = three gather terms (mask, multiplier, rshift, lshift).
     """
-    g = np.zeros((P.N_INSTANCES, 14), dtype=np.uint64)
+    g = np.zeros((P.N_INSTANCES, 15), dtype=np.uint64)
     for i in range(P.N_INSTANCES):
         g[i, 0] = P.INST_METHOD[i]
         g[i, 1] = P.INST_OFFSET[i]
+        g[i, 2] = P.B3_BASE[i]
         if P.INST_METHOD[i] == 1:
-            g[i, 2:7] = P.ONE_MUL[i]
+            g[i, 3:8] = P.ONE_MUL[i]
         else:
-            g[i, 2:14] = P.TERMS[i].ravel()
+            g[i, 3:15] = P.TERMS[i].ravel()
     return g
 
 
-#: Per-instance gather constants (see :func:`_gather_table`); ~5.6 kB.
+#: Per-instance gather constants (see :func:`_gather_table`); ~6 kB.
 GATHER = _gather_table()
-#: Per-instance base-2 -> base-3 tables, ``int32[50, 1024]`` (200 kB).
+#: Shared base-2 -> base-3 tables, ``int16`` (16 kB): see :data:`patterns.B3`.
 B3 = P.B3
 SCALAR_OFFSETS = P.SCALAR_OFFSETS
 
@@ -100,7 +101,7 @@ def potential_mobility(p: np.uint64, o: np.uint64) -> int:
 def _gathered(x: np.uint64, gather: np.ndarray, i: int) -> int:
     g = _ZERO
     for t in range(3):
-        c = 2 + 4 * t
+        c = 3 + 4 * t
         m = gather[i, c]
         g |= (((x & m) * gather[i, c + 1]) >> gather[i, c + 2]) << gather[i, c + 3]
     return np.int64(g)
@@ -110,15 +111,17 @@ def _gathered(x: np.uint64, gather: np.ndarray, i: int) -> int:
 def instance_index(p: np.uint64, o: np.uint64, gather: np.ndarray, b3: np.ndarray, i: int) -> int:
     """Base-3 index of pattern instance ``i`` (digit 1 = side to move, 2 = opponent)."""
     if gather[i, 0] == U(1):
-        pre = gather[i, 2]
-        m = gather[i, 3]
-        k = gather[i, 4]
-        s = gather[i, 5]
-        f = gather[i, 6]
+        pre = gather[i, 3]
+        m = gather[i, 4]
+        k = gather[i, 5]
+        s = gather[i, 6]
+        f = gather[i, 7]
         a = ((((p >> pre) & m) * k) >> s) & f
         b = ((((o >> pre) & m) * k) >> s) & f
         return np.int64(a + b + b)
-    return np.int64(b3[i, _gathered(p, gather, i)]) + 2 * np.int64(b3[i, _gathered(o, gather, i)])
+    base = np.int64(gather[i, 2])
+    return np.int64(b3[base + _gathered(p, gather, i)]) + 2 * np.int64(
+        b3[base + _gathered(o, gather, i)])
 
 
 @njit

@@ -39,10 +39,11 @@ as in :data:`METHOD_NAMES`):
    multiply produces them; the pattern is symmetric under reversal of the
    line, so all instances still agree.
 2. **magic gather + table**: ``((x & mask) * M) >> (64 - n)`` gathers the instance's n
-   bits in ascending square order (columns, other diagonals), then a small per-instance
-   table (2^n entries) maps the gathered bits to base-3 digits in the canonical order:
+   bits in ascending square order (columns, other diagonals), then a small table (2^n
+   entries) maps the gathered bits to base-3 digits in the canonical order:
    ``T[g(p)] + 2 T[g(o)]``. The table does the base-2 to base-3 conversion and the
-   reordering of a symmetric image at once.
+   reordering of a symmetric image at once; instances that gather alike share a table
+   (all tables together take 16 kB, see :data:`B3`).
 3. **shift gather + table**: runs of adjacent squares on one row are shifted into place
    and OR-ed (rows: one shift; 3x3 corners: three; 2x5 corners along a row: two;
    edge + 2X: three), then the per-instance table as in 2. Instances where no single
@@ -274,6 +275,26 @@ def _one_multiply(inst: tuple[int, ...]) -> tuple[int, int, int, int, int] | Non
     return pre, mask, mult & MASK64, field, fmask
 
 
+def _share(tables: list[np.ndarray]) -> dict[str, np.ndarray]:
+    """Concatenate the distinct base-3 tables: ``{"b3": all, "b3_base": start per instance}``.
+
+    Instances whose gathered bits map to the same digits (every row and column gathered in
+    canonical order, say) share one table, so all of them fit in 16 kB (L1 cache).
+    """
+    start: dict[bytes, int] = {}
+    parts: list[np.ndarray] = []
+    base = []
+    size = 0
+    for table in tables:
+        key = table.tobytes()
+        if key not in start:
+            start[key] = size
+            parts.append(table)
+            size += len(table)
+        base.append(start[key])
+    return {"b3": np.concatenate(parts), "b3_base": np.array(base, dtype=np.int64)}
+
+
 def _build() -> dict[str, np.ndarray]:
     inst_pattern, inst_method = [], []
     term_list: list[list[Term]] = []
@@ -301,8 +322,9 @@ def _build() -> dict[str, np.ndarray]:
                 one_mul.append((0, 0, 0, 0, 0))
                 term_list.append(t)
             bits = sorted(inst)
-            table = np.zeros(1 << 10, dtype=np.int32)
+            table = np.zeros(0, dtype=np.int16)
             if om is None:
+                table = np.zeros(1 << (max(pos) + 1), dtype=np.int16)
                 for g in range(1 << n):
                     gathered = sum(1 << pos[j] for j in range(n) if g >> j & 1)
                     table[gathered] = sum(3 ** (n - 1 - inst.index(bits[j]))
@@ -329,7 +351,7 @@ def _build() -> dict[str, np.ndarray]:
         "inst_method": np.array(inst_method, dtype=np.int64),
         "inst_offset": np.array([offsets[p] for p in inst_pattern], dtype=np.int64),
         "terms": terms,
-        "b3": np.array(tables, dtype=np.int32),
+        **_share(tables),
         "one_mul": np.array(one_mul, dtype=np.uint64),
         "squares": squares,
         "pattern_offsets": np.array(offsets, dtype=np.int64),
@@ -345,8 +367,10 @@ INST_METHOD: np.ndarray = _T["inst_method"]
 INST_OFFSET: np.ndarray = _T["inst_offset"]
 #: Gather terms per instance: ``((x & mask) * mult >> rshift) << lshift``, OR-ed together.
 TERMS: np.ndarray = _T["terms"]
-#: Per-instance base-2 to base-3 tables (gathered bits -> canonical base-3 value).
+#: Base-2 to base-3 tables (gathered bits -> canonical base-3 value), ``int16``, shared by
+#: the instances that gather alike; instance ``i`` reads ``B3[B3_BASE[i] + gathered]``.
 B3: np.ndarray = _T["b3"]
+B3_BASE: np.ndarray = _T["b3_base"]
 #: Method 1 constants per instance: (pre-shift, mask, multiplier, shift, field mask).
 ONE_MUL: np.ndarray = _T["one_mul"]
 #: Squares of each instance in canonical digit order (most significant first), -1 padded.
@@ -439,7 +463,9 @@ def _gather_expr(i: int, x: str) -> str:
         return f"np.int64(((({inner} & U({m:#x})) * U({k:#x})) >> U({s})) & U({f:#x}))"
     terms = [tuple(int(v) for v in TERMS[i, t]) for t in range(MAX_TERMS) if TERMS[i, t, 0]]
     g = " | ".join(_term_expr(x, *t) for t in terms)
-    return f"np.int64(b3[{i}, {g}])"
+    if len(terms) > 1:
+        g = f"({g})"
+    return f"np.int64(b3[{int(B3_BASE[i])} + {g}])"
 
 
 def generate_kernel_source() -> str:
