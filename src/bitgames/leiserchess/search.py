@@ -533,35 +533,11 @@ def pvs(
                 if nopp < opp and ply < 2 * depth + 4:
                     ext = 1
             nd = depth - 1 + ext
+            # first move: full window; later ones: null window, reduced when late and quiet,
+            # searched again at full depth if that fails high, then with the full window in
+            # a PV node
             if legal == 1:
-                score = -pvs(
-                    nw,
-                    nb,
-                    nk,
-                    n0,
-                    n1,
-                    1 - side,
-                    nd,
-                    ply + 1,
-                    -beta,
-                    -alpha,
-                    is_pv,
-                    one,
-                    new_irrev,
-                    boards,
-                    hashes,
-                    moves,
-                    scores,
-                    killers,
-                    history,
-                    tt_keys,
-                    tt_data,
-                    params,
-                    stats,
-                    stop,
-                    cb_kings,
-                    cb_pawn,
-                )
+                d_try, lo, pv_flag = nd, -beta, is_pv
             else:
                 red = 0
                 if depth >= 2 and zapped == 0 and not is_killer and m != tt_move:
@@ -571,6 +547,8 @@ def pvs(
                         red = 1
                     if red >= nd:
                         red = nd - 1 if nd > 1 else 0
+                d_try, lo, pv_flag = nd - red, -alpha - 1, zero
+            while True:
                 score = -pvs(
                     nw,
                     nb,
@@ -578,11 +556,11 @@ def pvs(
                     n0,
                     n1,
                     1 - side,
-                    nd - red,
+                    d_try,
                     ply + 1,
-                    -alpha - 1,
+                    lo,
                     -alpha,
-                    zero,
+                    pv_flag,
                     one,
                     new_irrev,
                     boards,
@@ -599,64 +577,14 @@ def pvs(
                     cb_kings,
                     cb_pawn,
                 )
-                if red > 0 and score > alpha and not stop[0]:
-                    score = -pvs(
-                        nw,
-                        nb,
-                        nk,
-                        n0,
-                        n1,
-                        1 - side,
-                        nd,
-                        ply + 1,
-                        -alpha - 1,
-                        -alpha,
-                        zero,
-                        one,
-                        new_irrev,
-                        boards,
-                        hashes,
-                        moves,
-                        scores,
-                        killers,
-                        history,
-                        tt_keys,
-                        tt_data,
-                        params,
-                        stats,
-                        stop,
-                        cb_kings,
-                        cb_pawn,
-                    )
-                if is_pv and score > alpha and score < beta and not stop[0]:
-                    score = -pvs(
-                        nw,
-                        nb,
-                        nk,
-                        n0,
-                        n1,
-                        1 - side,
-                        nd,
-                        ply + 1,
-                        -beta,
-                        -alpha,
-                        one,
-                        one,
-                        new_irrev,
-                        boards,
-                        hashes,
-                        moves,
-                        scores,
-                        killers,
-                        history,
-                        tt_keys,
-                        tt_data,
-                        params,
-                        stats,
-                        stop,
-                        cb_kings,
-                        cb_pawn,
-                    )
+                if stop[0] or score <= alpha:
+                    break
+                if d_try < nd:
+                    d_try = nd
+                elif is_pv and lo != -beta and score < beta:
+                    lo, pv_flag = -beta, one
+                else:
+                    break
             if stop[0]:
                 return 0
         if score > best:
