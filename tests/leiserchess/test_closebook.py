@@ -58,6 +58,19 @@ def check_state(board: Board, book: cb.Closebook) -> None:
         assert "loss" not in children and any(c == "draw" for c in children)
 
 
+def agrees_with_search(engine: Engine, board: Board, depth: int, book: cb.Closebook) -> bool:
+    """Where a search finds a forced win or loss, the book must say the same (True then)."""
+    res = engine.search(board, depth=depth)
+    value = book.probe(board)
+    if res.score > MATE - 100:
+        assert value == "win"
+        return True
+    if res.score < -MATE + 100:
+        assert value == "loss"
+        return True
+    return False
+
+
 def test_kings_table_is_consistent(kings_values: np.ndarray, book: cb.Closebook) -> None:
     rng = random.Random(1)
     valid = [i for i in range(256 * 256) if kings_values[i] != retro.INVALID]
@@ -78,15 +91,7 @@ def test_kings_table_against_search(kings_values: np.ndarray, book: cb.Closebook
     engine = Engine(tt_bits=12)
     agreements = 0
     for i in rng.sample(valid, 40):
-        board = Board(fen_of_state(i, 0))
-        res = engine.search(board, depth=3)
-        value = book.probe(board)
-        if res.score > MATE - 100:
-            assert value == "win"
-            agreements += 1
-        elif res.score < -MATE + 100:
-            assert value == "loss"
-            agreements += 1
+        agreements += agrees_with_search(engine, Board(fen_of_state(i, 0)), 3, book)
     assert agreements >= 5
 
 
@@ -181,13 +186,5 @@ def test_pawn_table_against_search(full_book: tuple[cb.Closebook, np.ndarray]) -
         if values[i] == retro.INVALID:
             continue
         seen += 1
-        board = Board(fen_of_state(i, 1))
-        res = engine.search(board, depth=4)
-        value = book.probe(board)
-        if res.score > MATE - 100:
-            assert value == "win"
-            agreements += 1
-        elif res.score < -MATE + 100:
-            assert value == "loss"
-            agreements += 1
+        agreements += agrees_with_search(engine, Board(fen_of_state(i, 1)), 4, book)
     assert agreements > 10
