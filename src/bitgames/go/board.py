@@ -202,9 +202,9 @@ class Board:
     def block(self, point: int | str) -> tuple[list[int], list[int]]:
         """The stones and the liberties of the block at ``point``."""
         p = self._point(point, allow_pass=False)
-        r = int(self._s[1][p])
-        if r < 0:
+        if self._s[0][p] == EMPTY:
             raise BitgamesError(f"no stone at {self.vertex(p)}")
+        r = int(self._s[1][p])
         return _bitmap_points(self._s[3][r]), _bitmap_points(self._s[4][r])
 
     def vertex(self, point: int) -> str:

@@ -15,11 +15,16 @@ kernels are cached by numba and one compilation serves every board size.
 
 State layout (all indexed by point):
 
-``color`` int8 (0 empty, 1 black, 2 white) · ``root`` int32 (block root, -1 when empty) ·
-``nst`` int32 (stones in the block, valid at roots) · ``stones``/``libs`` uint64[NP, NW]
-(valid at roots) · ``bits`` uint64[3, NW] (empty, black, white bitmaps) · ``empties``/
-``epos`` int32 (the list of empty points and each point's index in it) · ``meta`` int64
-(see the ``M_*`` constants) · ``hsh`` uint64[1] (Zobrist hash of the stones).
+``color`` int8 (0 empty, 1 black, 2 white) · ``root`` uint32 (block root, valid at
+stones) · ``nst`` int32 (stones in the block, valid at roots) · ``stones``/``libs``
+uint64[NP, NW] (valid at roots) · ``bits`` uint64[3, NW] (empty, black, white bitmaps) ·
+``empties``/``epos`` uint32 (the list of empty points and each point's index in it) ·
+``meta`` int64 (see the ``M_*`` constants) · ``hsh`` uint64[1] (Zobrist hash of the stones).
+
+Point numbers stored in arrays (``root``, ``empties``, ``epos`` and the geometry's
+neighbour lists) are unsigned: numba indexes with a signed integer only after testing it
+for a negative (wrap-around) value, and that test on every such load cost about 15 % of
+the playout time.
 
 Playouts (:func:`playout`) use simple ko only, never fill the mover's own single-point
 eye (the Brown/libego eye rule: all orthogonal neighbours own, and opponent diagonals plus
@@ -30,7 +35,7 @@ The random move is uniform over the legal non-eye moves: the kernel draws points
 empty list *without replacement* (a partial Fisher-Yates shuffle of the list, which stays
 a list of the empty points) until one passes the tests. In a uniformly random order of the
 empty points the first acceptable one is uniformly distributed over the acceptable ones,
-whatever their number; ``tests/go/test_playout.py`` checks this with a chi-square test.
+whatever their number; ``tests/go/test_kernels.py`` checks this with a chi-square test.
 """
 
 from __future__ import annotations
@@ -89,7 +94,7 @@ def geometry(size: int) -> Geometry:
     """Precomputed tables of a ``size`` x ``size`` board (2 <= size <= 25), cached.
 
     Returns ``(nbr, nnbr, diag, ndiag, nbrmask, zob)``: neighbour and diagonal point
-    lists (-1 padded) with their counts, the neighbour bitmap of every point, and Zobrist
+    lists (``uint32``, 0 padded) with their counts, the neighbour bitmap of every point, and Zobrist
     keys ``zob[p, colour]``.
 
     >>> nbr, nnbr, diag, ndiag, nbrmask, zob = geometry(9)
@@ -104,9 +109,9 @@ def geometry(size: int) -> Geometry:
         raise ValueError(f"board size must be between 2 and 25, got {size}")
     npts = size * size
     nw = (npts + 63) // 64
-    nbr = np.full((npts, 4), -1, np.int32)
+    nbr = np.zeros((npts, 4), np.uint32)
     nnbr = np.zeros(npts, np.int32)
-    diag = np.full((npts, 4), -1, np.int32)
+    diag = np.zeros((npts, 4), np.uint32)
     ndiag = np.zeros(npts, np.int32)
     nbrmask = np.zeros((npts, nw), np.uint64)
     for p in range(npts):
@@ -149,13 +154,13 @@ def new_state(size: int) -> State:
     meta[M_LAST] = -2
     return (
         np.zeros(npts, np.int8),
-        np.full(npts, -1, np.int32),
+        np.zeros(npts, np.uint32),
         np.zeros(npts, np.int32),
         np.zeros((npts, nw), np.uint64),
         np.zeros((npts, nw), np.uint64),
         bits,
-        np.arange(npts, dtype=np.int32),
-        np.arange(npts, dtype=np.int32),
+        np.arange(npts, dtype=np.uint32),
+        np.arange(npts, dtype=np.uint32),
         meta,
         np.zeros(1, np.uint64),
     )
@@ -255,7 +260,6 @@ def _remove_block(g: Any, s: Any, r: int, col: int) -> None:
             m = U(1) << U(b)
             pt = k * 64 + b
             color[pt] = 0
-            root[pt] = -1
             bits[col, k] &= ~m
             bits[0, k] |= m
             h ^= zob[pt, col]
@@ -282,6 +286,46 @@ def _merge(
     nst[r] += nst[rq]
 
 
+@jit.njit(nogil=True, inline="always")
+def _stone(
+    nbr: np.ndarray,
+    nnbr: np.ndarray,
+    nbrmask: np.ndarray,
+    color: np.ndarray,
+    root: np.ndarray,
+    nst: np.ndarray,
+    stones: np.ndarray,
+    libs: np.ndarray,
+    bits: np.ndarray,
+    p: int,
+    c: int,
+) -> None:
+    """Put a lone stone of colour ``c`` on the empty point ``p``: its colour and bitmaps,
+    a one-stone block rooted at ``p`` with its empty neighbours as liberties, and ``p`` no
+    longer a liberty of the neighbouring blocks (the empty list and hash are the caller's).
+
+    Shared by :func:`play` and :func:`playout`; numba inlines it (a real call would
+    reference-count its nine arrays on every move). It has no early return: inlined helpers
+    that return from inside a loop kept their reference counting and made the playout
+    two to four times slower.
+    """
+    w = p >> 6
+    m = U(1) << U(p & 63)
+    color[p] = c
+    bits[0, w] &= ~m
+    bits[c, w] |= m
+    root[p] = p
+    nst[p] = 1
+    for k in range(stones.shape[1]):
+        stones[p, k] = U(0)
+        libs[p, k] = nbrmask[p, k] & bits[0, k]
+    stones[p, w] = m
+    for i in range(nnbr[p]):
+        q = nbr[p, i]
+        if color[q] != 0:
+            libs[root[q], w] &= ~m
+
+
 # --------------------------------------------------------------------------- moves
 
 
@@ -306,23 +350,9 @@ def play(g: Any, s: Any, p: int, c: int) -> int:
     meta[M_PASSES] = 0
     meta[M_LAST] = p
     _remove_empty(empties, epos, meta, p)
-    w = p >> 6
-    m = U(1) << U(p & 63)
-    color[p] = c
-    bits[0, w] &= ~m
-    bits[c, w] |= m
     hsh[0] ^= zob[p, c]
-    root[p] = p
-    nst[p] = 1
-    for k in range(stones.shape[1]):
-        stones[p, k] = U(0)
-        libs[p, k] = nbrmask[p, k] & bits[0, k]
-    stones[p, w] = m
+    _stone(nbr, nnbr, nbrmask, color, root, nst, stones, libs, bits, p, c)
     nn = nnbr[p]
-    for i in range(nn):
-        q = nbr[p, i]
-        if color[q] != 0:
-            libs[root[q], w] &= ~m
     r = p
     for i in range(nn):
         q = nbr[p, i]
@@ -551,9 +581,11 @@ def playout(
     (0 if none); points already set (non-zero) are left alone. When ``trace`` is not
     empty, the moves played (points, -1 for a pass) are written to it, as far as it goes.
 
-    The move choice and :func:`play` are written out in one loop: numba
-    reference-counts every array passed to a call, which would cost more than the move.
-    The tests replay recorded playouts through :func:`play` to check that both agree.
+    The move choice, merges and captures are written out in the loop, apart from the
+    inlined :func:`_stone` it shares with :func:`play`: numba reference-counts the arrays
+    passed to a call or to an inlined helper that returns from inside a loop, which costs
+    more than the move (measured two to four times slower). The tests replay recorded
+    playouts through :func:`play` to check that both agree.
     """
     nbr, nnbr, diag, ndiag, nbrmask, zob = g
     color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
@@ -614,7 +646,7 @@ def playout(
         k = nempty if p < 0 else 0
         while k > 0:
             i = below(rng, k)
-            cand = np.int64(empties[i])
+            cand = empties[i]
             ok = cand != ko
             if ok:
                 nn = nnbr[cand]
@@ -679,23 +711,9 @@ def playout(
         epos[q2] = i
         empties[nempty] = p
         epos[p] = nempty
-        wp = p >> 6
-        mp = U(1) << U(p & 63)
-        color[p] = c
-        bits[0, wp] &= ~mp
-        bits[c, wp] |= mp
         h ^= zob[p, c]
-        root[p] = p
-        nst[p] = 1
-        for w in range(nw):
-            stones[p, w] = U(0)
-            libs[p, w] = nbrmask[p, w] & bits[0, w]
-        stones[p, wp] = mp
+        _stone(nbr, nnbr, nbrmask, color, root, nst, stones, libs, bits, p, c)
         nn = nnbr[p]
-        for j in range(nn):
-            q = nbr[p, j]
-            if color[q] != 0:
-                libs[root[q], wp] &= ~mp
         # ---- merge with own neighbouring blocks (smaller into larger)
         r = p
         for j in range(nn):
@@ -724,7 +742,7 @@ def playout(
         for j in range(nn):
             q = nbr[p, j]
             if color[q] == opp:
-                rq = np.int64(root[q])
+                rq = root[q]
                 dead = True
                 for w in range(nw):
                     if libs[rq, w] != U(0):
@@ -741,7 +759,6 @@ def playout(
                             m = U(1) << U(b)
                             pt = w * 64 + b
                             color[pt] = 0
-                            root[pt] = -1
                             bits[opp, w] &= ~m
                             bits[0, w] |= m
                             h ^= zob[pt, opp]
