@@ -647,37 +647,30 @@ def playout(
         while k > 0:
             i = below(rng, k)
             cand = empties[i]
+            # an empty neighbour settles it (legal, no eye); otherwise an eye has only
+            # own neighbours, and a legal move captures or joins a block of 2+ liberties
+            emp = U(0)
+            foreign = U(0)
+            for w in range(nw):
+                nm = nbrmask[cand, w]
+                emp |= nm & bits[0, w]
+                foreign |= nm & ~bits[c, w]
             ok = cand != ko
-            if ok:
-                nn = nnbr[cand]
-                eye = True
-                for j in range(nn):
-                    if color[nbr[cand, j]] != c:
-                        eye = False
-                        break
-                if eye:
-                    bad = 0 if nn == 4 else 1
+            if ok and emp == U(0):
+                if foreign == U(0):
+                    bad = 0 if nnbr[cand] == 4 else 1
                     for j in range(ndiag[cand]):
                         if color[diag[cand, j]] == opp:
                             bad += 1
                     ok = bad >= 2
                 if ok:
                     legal = False
-                    for j in range(nn):
-                        q = nbr[cand, j]
-                        cq = color[q]
-                        if cq == 0:
-                            legal = True
-                            break
-                        r = root[q]
+                    for j in range(nnbr[cand]):
+                        r = root[nbr[cand, j]]
                         n = 0
                         for w in range(nw):
                             n += popcount(libs[r, w])
-                        if cq == c:
-                            if n > 1:
-                                legal = True
-                                break
-                        elif n == 1:
+                        if n > 1 if color[nbr[cand, j]] == c else n == 1:
                             legal = True
                             break
                     ok = legal
