@@ -13,7 +13,10 @@ Kernel side (numba):
   fastest-first (fewest opponent replies) plus a history score;
 - depth-1 nodes are searched without the table and without sorting (:func:`_search1`): the
   killers first, then the other moves by square value, each child evaluated in place with
-  the mobility already generated (no recursive call per leaf);
+  the mobility already generated (no recursive call per leaf). The functions called per
+  leaf are inlined by numba (``inline="always"``): a call between kernels that passes
+  arrays costs an atomic reference-count increment and decrement per array, and those
+  were half of the search time (``perf``);
 - Multi-ProbCut at null-window nodes with depth >= 3: a shallow search of depth d/2 (parity
   kept) whose result beyond ``beta + t * sigma`` (or below ``alpha - t * sigma``) predicts
   the deep result and cuts. The linear model ``deep = a shallow + b`` and its error
@@ -101,7 +104,7 @@ def static_eval(p: np.uint64, o: np.uint64, w: np.ndarray, gather: np.ndarray, b
     return ev.evaluate(p, o, w, gather, b3)
 
 
-@njit
+@njit(inline="always")
 def _eval_moves(p: np.uint64, o: np.uint64, mp: np.uint64, mo: np.uint64, w: np.ndarray,
                 b3: np.ndarray, wc: np.ndarray, kind: int) -> int:
     """:func:`static_eval` given the legal moves ``mp`` of ``p`` and ``mo`` of ``o``."""
@@ -110,7 +113,7 @@ def _eval_moves(p: np.uint64, o: np.uint64, mp: np.uint64, mo: np.uint64, w: np.
     return ev.evaluate_mobility(p, o, popcount(mp), popcount(mo), w, b3)
 
 
-@njit
+@njit(inline="always")
 def _leaf(p: np.uint64, o: np.uint64, ctl: np.ndarray, w: np.ndarray, b3: np.ndarray,
           wc: np.ndarray, kind: int) -> int:
     """Value of (p, o) as a depth-0 search sees it: the final score at the end of the game,
@@ -132,7 +135,7 @@ SQUARE_CLASSES = np.array([sum(1 << x for x in range(64) if SQUARE_VALUE[x] == v
                           dtype=np.uint64)
 
 
-@njit
+@njit(inline="always")
 def _next_leaf_move(moves: np.uint64, classes: np.ndarray) -> int:
     for c in range(classes.shape[0]):
         m = moves & classes[c]
@@ -141,7 +144,7 @@ def _next_leaf_move(moves: np.uint64, classes: np.ndarray) -> int:
     return ctz(moves)
 
 
-@njit
+@njit(inline="always")
 def _leaf_parent(p: np.uint64, o: np.uint64, moves: np.uint64, k0: int, k1: int, beta: int,
                  ctl: np.ndarray, w: np.ndarray, b3: np.ndarray, wc: np.ndarray,
                  kind: int) -> tuple[int, int]:
