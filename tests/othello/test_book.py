@@ -5,8 +5,6 @@ from __future__ import annotations
 import io
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -178,27 +176,30 @@ def test_nboard_plays_hints_and_learns_from_the_book(tmp_path: Path) -> None:
     assert not any(x.startswith("nodestats") for x in got)  # no search was needed
 
 
-def test_cli_build_show_learn(tmp_path: Path) -> None:
+def test_cli_build_show_learn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bitgames.cli import main
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main(["othello", "book", *argv])
+        got = capsys.readouterr()
+        return code, got.out, got.err
+
     path = tmp_path / "cli.npz"
-    env_cmd = [sys.executable, "-m", "bitgames.cli", "othello", "book"]
-    out = subprocess.run(env_cmd + ["build", str(path), "--plies", "2", "--depth", "2",
-                                    "--json"], capture_output=True, text=True, timeout=900,
-                         check=True)
-    last = json.loads(out.stdout.splitlines()[-1])
-    assert last["positions"] == last["added"] > 0 and path.exists()
-    shown = subprocess.run(env_cmd + ["show", "--book", str(path), "--moves", "f5", "--json"],
-                           capture_output=True, text=True, timeout=600, check=True)
-    record = json.loads(shown.stdout)
-    assert record["in_book"] and record["moves"]
+    code, out, _ = run("build", str(path), "--plies", "2", "--depth", "2", "--json")
+    records = [json.loads(line) for line in out.splitlines()]
+    last = records[-1]
+    assert code == 0 and last["positions"] == last["added"] > 0 and path.exists()
+    assert sorted({r["ply"] for r in records[:-1]}) == [0, 1, 2]
+    code, out, _ = run("show", "--book", str(path), "--moves", "f5", "--json")
+    record = json.loads(out)
+    assert code == 0 and record["in_book"] and record["moves"]
     assert {m["move"] for m in record["moves"]} <= {"d6", "f6", "f4"}
-    learned = subprocess.run(env_cmd + ["learn", "f5d6c3d3c4f4", "--book", str(path),
-                                        "--depth", "1", "--json"], capture_output=True,
-                             text=True, timeout=600, check=True)
-    assert json.loads(learned.stdout)["added"] > 0
-    bad = subprocess.run(env_cmd + ["show", "--book", str(tmp_path / "x.npz")],
-                         capture_output=True, text=True, timeout=600)
-    assert bad.returncode == 2 and "no opening book at" in bad.stderr
+    code, out, _ = run("learn", "f5d6c3d3c4f4", "--book", str(path), "--depth", "1", "--json")
+    assert code == 0 and json.loads(out)["added"] > 0
+    code, _, err = run("show", "--book", str(tmp_path / "x.npz"))
+    assert code == 2 and "no opening book at" in err
     (tmp_path / "junk.npz").write_text("not a book")
-    junk = subprocess.run(env_cmd + ["show", "--book", str(tmp_path / "junk.npz")],
-                          capture_output=True, text=True, timeout=600)
-    assert junk.returncode == 2 and "cannot read opening book" in junk.stderr
+    code, _, err = run("show", "--book", str(tmp_path / "junk.npz"))
+    assert code == 2 and "cannot read opening book" in err
+    code, _, err = run("build", str(path), "--depth", "0")
+    assert code == 2 and "--depth must be at least 1" in err

@@ -315,7 +315,7 @@ class Book:
 
     def build(self, search: Callable[[Board], list[tuple[str, int]]], depth: int, plies: int,
               width: int, max_positions: int | None = None,
-              on_position: Callable[[int, Board], None] | None = None,
+              on_position: Callable[[int, int], None] | None = None,
               save_to: str | Path | None = None, save_every: int = 25) -> int:
         """Expand the book from the start position; return the number of positions added.
 
@@ -341,7 +341,7 @@ class Book:
                     scores = self.evaluate(b, search, depth)
                     added += 1
                     if on_position is not None:
-                        on_position(added, b)
+                        on_position(added, ply)
                     if save_to is not None and added % save_every == 0:
                         self.save(save_to)
                 if ply == plies:

@@ -340,9 +340,9 @@ def run_book(args: argparse.Namespace, stdout: TextIO = sys.stdout) -> int:
         book = Book.load(path) if path.exists() else Book()
         before = len(book)
 
-        def progress(n: int, b: Board) -> None:
-            emit({"added": n, "ply": len(b.move_stack), "positions": len(book)},
-                 f"{n:6d} new positions ({len(book)} in all), ply {len(b.move_stack)}")
+        def progress(n: int, ply: int) -> None:
+            emit({"added": n, "ply": ply, "positions": len(book)},
+                 f"{n:6d} new positions ({len(book)} in all), ply {ply}")
 
         added = book.build(engine_search(engine, args.depth), args.depth, args.plies,
                            round(100 * args.width), args.max_positions, on_position=progress,
