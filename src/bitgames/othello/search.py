@@ -13,10 +13,13 @@ Kernel side (numba):
   fastest-first (fewest opponent replies) plus a history score;
 - depth-1 nodes are searched without the table and without sorting (:func:`_search1`): the
   killers first, then the other moves by square value, each child evaluated in place with
-  the mobility already generated (no recursive call per leaf). The functions called per
-  leaf are inlined by numba (``inline="always"``): a call between kernels that passes
-  arrays costs an atomic reference-count increment and decrement per array, and those
-  were half of the search time (``perf``);
+  the mobility already generated (no recursive call per leaf);
+- no reference counting: a call between kernels that passes arrays costs an atomic
+  increment and decrement of each array's reference count, and ``perf`` showed those
+  taking half of the search time. The kernels called at every node allocate nothing, so
+  they are compiled without numba's reference counting (``_nrt=False``: the caller owns
+  every array for the whole search), and the small ones called per leaf are inlined
+  (``inline="always"``);
 - Multi-ProbCut at null-window nodes with depth >= 3: a shallow search of depth d/2 (parity
   kept) whose result beyond ``beta + t * sigma`` (or below ``alpha - t * sigma``) predicts
   the deep result and cuts. The linear model ``deep = a shallow + b`` and its error
@@ -178,7 +181,7 @@ def _leaf_parent(p: np.uint64, o: np.uint64, moves: np.uint64, k0: int, k1: int,
     return best, best_move
 
 
-@njit
+@njit(_nrt=False)
 def _search1(p: np.uint64, o: np.uint64, alpha: int, beta: int, ply: int, killers: np.ndarray,
              hist: np.ndarray, pv: np.ndarray, pv_len: np.ndarray, ctl: np.ndarray,
              w: np.ndarray, b3: np.ndarray, wc: np.ndarray) -> int:
@@ -220,7 +223,7 @@ def _search1(p: np.uint64, o: np.uint64, alpha: int, beta: int, ply: int, killer
     return best
 
 
-@njit
+@njit(_nrt=False)
 def _order(p: np.uint64, o: np.uint64, moves: np.uint64, tt_move: int, depth: int, ply: int,
            killers: np.ndarray, hist: np.ndarray, msq: np.ndarray, mval: np.ndarray,
            mflip: np.ndarray, w: np.ndarray, gather: np.ndarray, b3: np.ndarray,
@@ -252,7 +255,7 @@ def _order(p: np.uint64, o: np.uint64, moves: np.uint64, tt_move: int, depth: in
     return k
 
 
-@njit
+@njit(_nrt=False)
 def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int,
          tt: np.ndarray, killers: np.ndarray, hist: np.ndarray, msq: np.ndarray,
          mval: np.ndarray, mflip: np.ndarray, pv: np.ndarray, pv_len: np.ndarray,
