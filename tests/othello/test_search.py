@@ -188,3 +188,69 @@ def test_pattern_engine_uses_weights() -> None:
     b = Board("X" + "-" * 26 + "OX------XO" + "-" * 26 + "- X")
     assert e.evaluate(b) == 2000
     assert isinstance(np.int64(e.evaluate(Board())), np.int64)
+
+
+def _negamax(engine: S.Engine, b: Board, depth: int) -> int:
+    """Plain negamax of the static evaluation: every move, no pruning, no table."""
+    from bitgames.othello.board import BLACK
+
+    if b.is_game_over():
+        return 100 * (b.score() if b.turn == BLACK else -b.score())
+    if b.must_pass():  # a pass does not use up depth, as in the search
+        b.push("pass")
+        value = -_negamax(engine, b, depth)
+        b.pop()
+        return value
+    if depth == 0:
+        return engine.evaluate(b)
+    best = -S.INF
+    for m in list(b.legal_moves):
+        b.push(m)
+        best = max(best, -_negamax(engine, b, depth - 1))
+        b.pop()
+    return best
+
+
+def _pass_within(b: Board, depth: int) -> bool:
+    if depth == 0 or b.is_game_over():
+        return False
+    if b.must_pass():
+        return True
+    for m in list(b.legal_moves):
+        b.push(m)
+        found = _pass_within(b, depth - 1)
+        b.pop()
+        if found:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("evaluation", ["pattern", "classic"])
+def test_fixed_depth_search_equals_plain_negamax(evaluation: str) -> None:
+    # the shortcuts near the leaves (children evaluated in place at depth 1, no table
+    # there, cheaper ordering) must not change the value of a full-width search
+    import random
+
+    rng = random.Random(7)
+    e = S.Engine(level=1, evaluation=evaluation, table_bits=14, mpc=False)
+    boards = [Board.from_string(ENDGAMES[1])]
+    with_pass = 0
+    while len(boards) < 10:  # midgame, and near the end with a pass within 3 plies
+        b = Board()
+        for _ in range(rng.randint(15, 45) if len(boards) < 5 else rng.randint(48, 56)):
+            if b.is_game_over():
+                break
+            b.push("pass" if b.must_pass() else rng.choice(list(b.legal_moves)))
+        if b.is_game_over() or b.must_pass():
+            continue
+        if len(boards) >= 5:
+            if not _pass_within(b, 3):
+                continue
+            with_pass += 1
+        boards.append(b)
+    assert with_pass == 5
+    for b in boards:
+        for depth in (1, 2, 3):
+            e.new_game()
+            assert e.search(b, depth=depth, solve=False).score == _negamax(e, b, depth), (
+                b.to_string(), depth)
