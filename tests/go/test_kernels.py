@@ -39,26 +39,33 @@ def eye_rule(board: Board, p: int, c: int) -> bool:
     return bad + off_board < 2
 
 
-def _replay_playout(size: int, seed: int, prefix: list[int], cap: int) -> None:
+def _replay_playout(
+    size: int, seed: int, prefix: list[int], cap: int, policy: int = K.LIGHT
+) -> None:
     board = Board(size=size, rules="simple-ko")
     for m in prefix:
         board.push(m)
     s = K.copy_state(board._s)
     trace = np.full(cap, -9, np.int32)
     amaf = np.zeros(size * size, np.int8)
-    score = K.playout(board._g, s, R.new_state(seed), cap, amaf, trace, K.LIGHT)
+    score = K.playout(board._g, s, R.new_state(seed), cap, amaf, trace, policy)
     n = int(s[8][K.M_MOVES]) - len(prefix)
     for m in trace[:n]:
         m = int(m)
         c = board.turn
         if m == PASS:
-            # a playout passes only when no legal non-eye move is left
-            assert all(eye_rule(board, q, c) for q in board.legal_moves if q != PASS)
-        else:
-            assert not eye_rule(board, m, c)
-            if amaf[m] == c:
-                pass
+            # a light playout passes only when no legal non-eye move is left
+            if policy == K.LIGHT:
+                assert all(eye_rule(board, q, c) for q in board.legal_moves if q != PASS)
+            board.push(m)
+            continue
+        assert not eye_rule(board, m, c)
+        caught = board.captures(c)
         board.push(m)
+        if policy == K.TACTICS:
+            # never a self-atari of two or more stones, unless the move captures
+            stones, libs = board.block(m)
+            assert len(stones) < 2 or len(libs) >= 2 or board.captures(c) > caught
     assert board.area() == score
     assert np.array_equal(board._s[0], s[0])
     assert board.captures(BLACK) == s[8][K.M_CAPS] and board.captures(WHITE) == s[8][K.M_CAPS + 1]
@@ -71,6 +78,12 @@ def _replay_playout(size: int, seed: int, prefix: list[int], cap: int) -> None:
 def test_playouts_replay_through_board(size: int) -> None:
     for seed in range(6):
         _replay_playout(size, seed, [], 3 * size * size)
+
+
+@pytest.mark.parametrize("policy", [K.CAPTURE, K.TACTICS])
+def test_policy_playouts_replay_through_board(policy: int) -> None:
+    for seed in range(8):
+        _replay_playout(9, seed, [], 243, policy)
 
 
 def test_playout_from_position_and_cap() -> None:

@@ -33,6 +33,12 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--playouts", type=int, help="simulations per move (default 10000)")
     g.add_argument("--seconds", type=float, help="seconds per move instead of a playout count")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument(
+        "--policy",
+        choices=("light", "capture", "tactics"),
+        default="tactics",
+        help="playout policy of the engine (default tactics)",
+    )
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -128,6 +134,7 @@ def cmd_gtp(args: argparse.Namespace) -> int:
         seconds=seconds,
         seed=args.seed,
         resign=not args.no_resign,
+        policy=args.policy,
     )
     engine.run(sys.stdin)
     return 0
@@ -135,13 +142,14 @@ def cmd_gtp(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from bitgames.core.jit import ensure_warm
+    from bitgames.go import kernels as K
     from bitgames.go.board import BLACK, PASS, RESIGN, Board, IllegalMoveError
     from bitgames.go.mcts import MCTS, final_score
 
     ensure_warm("go")
     playouts, seconds = _limits(args)
     board = Board(size=args.size, komi=args.komi, rules=args.rules)
-    engine = MCTS(seed=args.seed)
+    engine = MCTS(seed=args.seed, policy=K.POLICIES[args.policy])
     human = BLACK if args.color == "black" else 3 - BLACK
     print(board, flush=True)
     while not board.is_game_over():
@@ -231,6 +239,7 @@ class _GtpPlayer:
 def cmd_match(args: argparse.Namespace) -> int:
     from bitgames.core.jit import ensure_warm
     from bitgames.core.match import GameRecord, MatchResult, run_match
+    from bitgames.go import kernels as K
     from bitgames.go.board import Board
     from bitgames.go.gtp import GtpClient
     from bitgames.go.mcts import MCTS, final_score
@@ -244,7 +253,9 @@ def cmd_match(args: argparse.Namespace) -> int:
     client = GtpClient(args.opponent)
     name = client.command("name")
     opponent = _GtpPlayer(client, args.size, args.komi)
-    engine = MCTS(seed=args.seed, resign=0.0 if args.no_resign else 0.1)
+    engine = MCTS(
+        seed=args.seed, resign=0.0 if args.no_resign else 0.1, policy=K.POLICIES[args.policy]
+    )
 
     def ours(board: Board) -> int:
         return engine.genmove(board, playouts, seconds)

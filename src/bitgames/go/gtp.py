@@ -75,8 +75,10 @@ class GtpEngine:
         out: IO[str] | None = None,
         log: IO[str] | None = None,
         resign: bool = True,
+        policy: str = "tactics",
     ) -> None:
         self.rules = Rules.parse(rules)
+        self.policy = policy
         self.board = Board(size=size, komi=komi, rules=self.rules)
         self.playouts = playouts
         self.seconds = seconds
@@ -159,9 +161,10 @@ class GtpEngine:
 
     def engine(self) -> object:
         if self._engine is None:
+            from bitgames.go import kernels as K
             from bitgames.go.mcts import MCTS
 
-            self._engine = MCTS(seed=self.seed)
+            self._engine = MCTS(seed=self.seed, policy=K.POLICIES[self.policy])
         return self._engine
 
     # ------------------------------------------------------------------ commands

@@ -68,8 +68,13 @@ PASS = -1
 #: playout policies: LIGHT is the uniform light playout; CAPTURE first answers the
 #: opponent's last move by capturing its block if that is in atari, else by extending a
 #: block of ours next to it that is in atari (when the extension has two empty
-#: neighbours), and otherwise plays the uniform light move
-LIGHT, CAPTURE = 0, 1
+#: neighbours), and otherwise plays the uniform light move; TACTICS is CAPTURE where the
+#: extension must leave two liberties (counted with :func:`_libs_after`) and the random
+#: move never puts a block of two or more stones into atari
+LIGHT, CAPTURE, TACTICS = 0, 1, 2
+
+#: the policies by name (command-line options)
+POLICIES = {"light": LIGHT, "capture": CAPTURE, "tactics": TACTICS}
 
 Geometry = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 State = tuple[
@@ -324,6 +329,47 @@ def _stone(
         q = nbr[p, i]
         if color[q] != 0:
             libs[root[q], w] &= ~m
+
+
+@jit.njit(nogil=True, inline="always")
+def _libs_after(
+    nbr: np.ndarray,
+    nnbr: np.ndarray,
+    nbrmask: np.ndarray,
+    color: np.ndarray,
+    root: np.ndarray,
+    nst: np.ndarray,
+    libs: np.ndarray,
+    bits: np.ndarray,
+    tmp: np.ndarray,
+    p: int,
+    c: int,
+) -> tuple[int, int, bool]:
+    """What a stone of colour ``c`` on the empty point ``p`` would make, without playing
+    it: ``(liberties, stones, captures)`` of its block, where ``captures`` says whether it
+    takes an opponent block in atari (then the liberties are not counted exactly) and
+    ``stones`` counts a neighbouring block once per contact. ``tmp`` is scratch space of
+    one bitmap. No early return (see :func:`_stone`)."""
+    w0 = p >> 6
+    for k in range(tmp.shape[0]):
+        tmp[k] = nbrmask[p, k] & bits[0, k]
+    size = 1
+    captures = False
+    for i in range(nnbr[p]):
+        q = nbr[p, i]
+        cq = color[q]
+        if cq == c:
+            r = root[q]
+            size += nst[r]
+            for k in range(tmp.shape[0]):
+                tmp[k] |= libs[r, k]
+        elif cq != 0:
+            captures |= libcount(libs, root[q]) == 1
+    tmp[w0] &= ~(U(1) << U(p & 63))
+    n = 0
+    for k in range(tmp.shape[0]):
+        n += popcount(tmp[k])
+    return n, size, captures
 
 
 # --------------------------------------------------------------------------- moves
@@ -601,11 +647,12 @@ def playout(
     cap_b = meta[M_CAPS]
     cap_w = meta[M_CAPS + 1]
     ntrace = trace.shape[0]
+    tmp = np.empty(nw, np.uint64)
     while passes < 2 and moves - start < max_moves:
         opp = 3 - c
         moves += 1
         p = -1
-        if policy == CAPTURE and last >= 0 and color[last] == opp:
+        if policy != LIGHT and last >= 0 and color[last] == opp:
             rl = np.int64(root[last])
             n = 0
             for w in range(nw):
@@ -635,10 +682,16 @@ def playout(
                             break
                     if lib == ko:
                         continue
-                    e = 0
-                    for t in range(nnbr[lib]):
-                        if color[nbr[lib, t]] == 0:
-                            e += 1
+                    if policy == TACTICS:
+                        e, size, takes = _libs_after(
+                            nbr, nnbr, nbrmask, color, root, nst, libs, bits, tmp, lib, c
+                        )
+                        e = 2 if takes else e
+                    else:
+                        e = 0
+                        for t in range(nnbr[lib]):
+                            if color[nbr[lib, t]] == 0:
+                                e += 1
                     if e >= 2:
                         p = lib
                         break
@@ -674,6 +727,15 @@ def playout(
                             legal = True
                             break
                     ok = legal
+            if ok and policy == TACTICS:
+                n = 0
+                for w in range(nw):
+                    n += popcount(nbrmask[cand, w] & bits[0, w])
+                if n < 2:
+                    n, size, takes = _libs_after(
+                        nbr, nnbr, nbrmask, color, root, nst, libs, bits, tmp, cand, c
+                    )
+                    ok = takes or n >= 2 or size < 2
             if ok:
                 p = cand
                 break
