@@ -99,8 +99,8 @@ def geometry(size: int) -> Geometry:
     """Precomputed tables of a ``size`` x ``size`` board (2 <= size <= 25), cached.
 
     Returns ``(nbr, nnbr, diag, ndiag, nbrmask, zob)``: neighbour and diagonal point
-    lists (``uint32``, 0 padded) with their counts, the neighbour bitmap of every point, and Zobrist
-    keys ``zob[p, colour]``.
+    lists (``uint32``, 0 padded) with their counts, the neighbour bitmap of every point,
+    and Zobrist keys ``zob[p, colour]``.
 
     >>> nbr, nnbr, diag, ndiag, nbrmask, zob = geometry(9)
     >>> int(nnbr[0]), sorted(int(q) for q in nbr[40, :4])
@@ -626,6 +626,7 @@ def playout(
     ``amaf[p]`` receives the colour that first played at ``p`` during the playout
     (0 if none); points already set (non-zero) are left alone. When ``trace`` is not
     empty, the moves played (points, -1 for a pass) are written to it, as far as it goes.
+    ``policy`` is :data:`LIGHT`, :data:`CAPTURE` or :data:`TACTICS`.
 
     The move choice, merges and captures are written out in the loop, apart from the
     inlined :func:`_stone` it shares with :func:`play`: numba reference-counts the arrays
