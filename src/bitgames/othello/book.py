@@ -316,7 +316,7 @@ class Book:
     def build(self, search: Callable[[Board], list[tuple[str, int]]], depth: int, plies: int,
               width: int, max_positions: int | None = None,
               on_position: Callable[[int, int], None] | None = None,
-              save_to: str | Path | None = None, save_every: int = 25) -> int:
+              save_to: str | Path | None = None, save_every: int = 100) -> int:
         """Expand the book from the start position; return the number of positions added.
 
         Breadth first, every move within ``width`` centi-discs of a position's best move
@@ -343,6 +343,7 @@ class Book:
                     if on_position is not None:
                         on_position(added, ply)
                     if save_to is not None and added % save_every == 0:
+                        self.negamax()  # a checkpoint is a consistent book
                         self.save(save_to)
                 if ply == plies:
                     continue
