@@ -13,14 +13,21 @@ from bitgames.othello import eval as ev  # noqa: E402
 from bitgames.othello import patterns as P  # noqa: E402
 from bitgames.othello.board import Board  # noqa: E402
 from bitgames.othello.solver import Solver  # noqa: E402
-from bitgames.othello.train import NO_LABEL, TrainConfig, Trainer, fit_stage  # noqa: E402
+from bitgames.othello.train import (  # noqa: E402
+    NO_LABEL,
+    TrainConfig,
+    Trainer,
+    empties_of,
+    fit_stage,
+)
 
 U = np.uint64
 
 
-def tiny(tmp_path) -> Trainer:  # type: ignore[no-untyped-def]
+def tiny(tmp_path, exact_empties: int = 10) -> Trainer:  # type: ignore[no-untyped-def]
     cfg = TrainConfig(games=6, seed=3, chunk=3, random_min=20, random_max=30, play_depth=1,
-                      solve_empties=8, label_depth=2, damp=1.0, workers=1, scheduler="serial")
+                      solve_empties=8, exact_empties=exact_empties, label_depth=2, window=2,
+                      damp=1.0, workers=1, scheduler="serial")
     return Trainer(tmp_path / "run", cfg, log=lambda s: None)
 
 
@@ -35,10 +42,25 @@ def test_generate_label_resume_and_fit(tmp_path) -> None:  # type: ignore[no-unt
     t.generate()  # resume: nothing left to play
     assert "0 to play" in messages[0]
     assert [c.stat().st_mtime_ns for c in chunks] == before
+    t.solve()
+    solved = sorted((tmp_path / "run" / "exact").glob("chunk*.npz"))
+    assert [c.name for c in solved] == [c.name for c in chunks]
+    before = [c.stat().st_mtime_ns for c in solved]
+    messages.clear()
+    t.solve()  # resume: every chunk is solved that far
+    assert "0 to solve" in messages[0]
+    assert [c.stat().st_mtime_ns for c in solved] == before
     data = t.load()
     assert set(np.unique(data["game"])) == set(range(6))
+    expected_empties = [64 - bin(int(a) | int(b)).count("1")
+                        for a, b in zip(data["p"], data["o"], strict=True)]
+    assert data["empties"].tolist() == expected_empties
+    # every position with at most exact_empties empties is labelled, none above the solve
+    assert (data["label"][data["empties"] <= 10] != NO_LABEL).all()
+    assert (data["label"][data["empties"] > 10] == NO_LABEL).all()
+    assert (data["empties"] == 10).sum() >= 5  # some positions were solved by solve()
     exact = np.flatnonzero(data["label"] != NO_LABEL)
-    assert len(exact) >= 6 * 8
+    assert len(exact) >= 6 * 10
     solver = Solver(table_bits=14)
     for i in exact[::7]:  # exact labels agree with an independent solve
         b = _board(int(data["p"][i]), int(data["o"][i]))
@@ -50,6 +72,16 @@ def test_generate_label_resume_and_fit(tmp_path) -> None:  # type: ignore[no-unt
     assert (tmp_path / "run" / "weights.npz").exists()
     stored = json.loads((tmp_path / "run" / "report.json").read_text())
     assert stored["games"] == report["games"] == 6 and stored["stages"]
+    # each stage is fitted on the training games' positions within 2 empties of its range
+    # (all labelled by then, except those beyond: no label until their own stage)
+    train = data["game"] % 10 != 0
+    e = data["empties"]
+    for row in report["stages"]:
+        s = row["stage"]
+        hi = 4 * s + 5 if s < ev.N_STAGES - 1 else 64
+        labelled = (e <= 4 * s + 3) | (data["label"] != NO_LABEL)
+        want = train & (e >= 4 * s - 2) & (e <= hi) & labelled
+        assert row["train"] == int(want.sum()), row
     w = ev.Weights.load(tmp_path / "run" / "weights.npz")
     assert w.table.shape == (ev.N_STAGES, P.N_WEIGHTS) and "config" in w.meta
 
@@ -84,3 +116,27 @@ def test_least_squares_recovers_a_known_evaluation() -> None:
     w = fit_stage(feats, y, damp=0.01)
     pred = w[feats].sum(axis=1)
     assert np.abs(pred - y).mean() < 0.05
+
+
+def test_raising_exact_empties_solves_only_the_new_positions(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    t = tiny(tmp_path, exact_empties=9)
+    t.generate()
+    t.solve()
+    first = t.load()
+    t.cfg.exact_empties = 11
+    t.solve()
+    second = t.load()
+    assert (second["label"][first["label"] != NO_LABEL]
+            == first["label"][first["label"] != NO_LABEL]).all()
+    new = (first["label"] == NO_LABEL) & (second["label"] != NO_LABEL)
+    assert set(np.unique(second["empties"][new])) == {10, 11}
+    solver = Solver(table_bits=14)
+    for i in np.flatnonzero(new)[::3]:
+        b = _board(int(second["p"][i]), int(second["o"][i]))
+        assert second["label"][i] == 100 * solver.solve(b).score
+
+
+def test_empties_of() -> None:
+    ps = np.array([0, 1, 0xFFFF_FFFF_0000_0000], dtype=np.uint64)
+    os_ = np.array([0, 1 << 63, 0x0000_0000_0000_00FF], dtype=np.uint64)
+    assert empties_of(ps, os_).tolist() == [64, 62, 24]

@@ -111,24 +111,32 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
     t = sub.add_parser("train", help="train pattern weights from self-play (needs scipy)",
                        description="Self-play games labelled by exact solves and backed-up "
-                       "searches; per-stage regularised least squares; held-out error per "
-                       "stage. Interrupt and run again to resume: finished games are kept.")
+                       "searches; per-stage regularised least squares on a window of "
+                       "empties; held-out error per stage. Interrupt and run again to resume: "
+                       "finished games and exact labels are kept.")
     t.add_argument("out", help="working directory (games, weights.npz, report.json)")
     t.add_argument("--games", type=int, default=2000, help="number of self-play games (2000)")
     t.add_argument("--seed", type=int, default=1, help="random seed (1)")
     t.add_argument("--solve-empties", type=int, default=16,
                    help="solve games exactly from this many empties (16)")
+    t.add_argument("--exact-empties", type=int, default=18,
+                   help="label every recorded position with at most this many empties by "
+                   "an exact solve (18)")
     t.add_argument("--label-depth", type=int, default=4,
                    help="search depth labelling earlier stages (4)")
     t.add_argument("--play-depth", type=int, default=2, help="self-play search depth (2)")
     t.add_argument("--random-min", type=int, default=6, help="fewest random opening plies (6)")
     t.add_argument("--random-max", type=int, default=36, help="most random opening plies (36)")
+    t.add_argument("--window", type=int, default=2,
+                   help="fit each stage on the labelled positions up to this many empties "
+                   "beyond its own 4 (2)")
     t.add_argument("--damp", type=float, default=1.0, help="ridge damping of the fit (1.0)")
     t.add_argument("--chunk", type=int, default=25, help="games per saved chunk (25)")
     t.add_argument("--workers", type=int, default=0, help="processes (default: all CPUs)")
     t.add_argument("--scheduler", default="processes",
                    help="serial, processes (default) or tcp://host:port (Dask)")
-    t.add_argument("--generate-only", action="store_true", help="only play the games")
+    t.add_argument("--generate-only", action="store_true",
+                   help="only play the games and solve their exact labels")
     t.set_defaults(func=cmd_train)
 
 
@@ -139,8 +147,10 @@ def cmd_train(args: argparse.Namespace) -> int:
     check_scheduler(args.scheduler)
     if args.games < 1 or not 0 <= args.random_min <= args.random_max <= 59:
         raise BitgamesError("need --games >= 1 and 0 <= --random-min <= --random-max <= 59")
-    if not 1 <= args.solve_empties <= 24:
-        raise BitgamesError("--solve-empties must be 1..24")
+    if not 1 <= args.solve_empties <= 24 or args.exact_empties > 24:
+        raise BitgamesError("--solve-empties must be 1..24 and --exact-empties at most 24")
+    if args.window < 0 or args.damp < 0:
+        raise BitgamesError("--window and --damp must not be negative")
     try:
         import scipy  # noqa: F401
     except ImportError as exc:
@@ -153,10 +163,12 @@ def cmd_train(args: argparse.Namespace) -> int:
     cfg = TrainConfig(games=args.games, seed=args.seed, chunk=args.chunk,
                       random_min=args.random_min, random_max=args.random_max,
                       play_depth=args.play_depth, solve_empties=args.solve_empties,
-                      label_depth=args.label_depth, damp=args.damp, workers=args.workers,
+                      exact_empties=args.exact_empties, label_depth=args.label_depth,
+                      window=args.window, damp=args.damp, workers=args.workers,
                       scheduler=args.scheduler)
     trainer = Trainer(args.out, cfg)
     trainer.generate()
+    trainer.solve()
     if not args.generate_only:
         trainer.fit()
     return 0

@@ -1,0 +1,67 @@
+"""Error of Othello pattern weights against exact scores on held-out self-play positions.
+
+    python benchmarks/othello_eval_error.py RUN_DIR [--empties 20] [--count 300]
+        [--weights W.npz ...]
+
+Takes the games of a training run (``RUN_DIR/games``, written by ``bitgames othello
+train``), keeps the held-out games (game id % 10 == 0, never used for fitting), the first
+``count`` positions with exactly ``empties`` empty squares and a legal move, solves them
+exactly (cached in ``RUN_DIR/exact_heldout_<empties>.npz``, so a second run is instant) and
+prints the mean and median absolute error in discs of each weights file (default: the
+shipped weights), and the CPU time of the solves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+from bitgames.othello import eval as ev
+from bitgames.othello.kernels import legal_moves
+from bitgames.othello.train import TrainConfig, Trainer, empties_of, solve_positions
+
+
+def held_out_exact(run: Path, empties: int, count: int) -> tuple[np.ndarray, np.ndarray,
+                                                                  np.ndarray]:
+    """(p, o, exact score in centi-discs) of the held-out positions; solved once, cached."""
+    cache = run / f"exact_heldout_{empties}.npz"
+    if cache.exists():
+        d = np.load(cache)
+        if len(d["score"]) >= count:
+            return d["p"][:count], d["o"][:count], d["score"][:count]
+    data = Trainer(run, TrainConfig(), log=lambda s: None).load()
+    ps, os_ = data["p"], data["o"]
+    sel = np.flatnonzero((data["game"] % 10 == 0) & (empties_of(ps, os_) == empties))
+    sel = np.array([i for i in sel if int(legal_moves(ps[i], os_[i]))][:count], dtype=np.int64)
+    t0 = time.process_time()
+    score = solve_positions(ps[sel], os_[sel])
+    print(f"solved {len(sel)} positions at {empties} empties: "
+          f"{time.process_time() - t0:.1f} s CPU", flush=True)
+    np.savez(cache, p=ps[sel], o=os_[sel], score=score)
+    return ps[sel], os_[sel], score
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("run", type=Path)
+    ap.add_argument("--empties", type=int, default=20)
+    ap.add_argument("--count", type=int, default=300)
+    ap.add_argument("--weights", nargs="*", default=[])
+    args = ap.parse_args()
+    ps, os_, score = held_out_exact(args.run, args.empties, args.count)
+    sources: list[tuple[str, ev.Weights | None]] = (
+        [(w, ev.Weights.load(w)) for w in args.weights] or [("shipped", ev.default_weights())])
+    for name, w in sources:
+        assert w is not None, "no shipped weights"
+        pred = np.array([ev.evaluate(p, o, w.table, ev.GATHER, ev.B3)
+                         for p, o in zip(ps, os_, strict=True)])
+        err = np.abs(pred - score) / 100.0
+        print(f"{name}: {len(err)} positions at {args.empties} empties, "
+              f"MAE {err.mean():.2f} discs, median {np.median(err):.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
