@@ -203,3 +203,18 @@ def test_cli_build_show_learn(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert code == 2 and "cannot read opening book" in err
     code, _, err = run("build", str(path), "--depth", "0")
     assert code == 2 and "--depth must be at least 1" in err
+
+
+def test_shipped_book_is_consistent() -> None:
+    from bitgames.othello.book import shipped_book_path
+
+    book = Book.load(shipped_book_path())
+    assert len(book) > 1000
+    values = {key: row[0] for key, row in book.table.items()}
+    book.negamax()
+    assert {key: row[0] for key, row in book.table.items()} == values  # already negamaxed
+    start = book.moves(Board())
+    assert [m for m, _ in start] == ["c4", "d3", "e6", "f5"]  # symmetric: one value
+    assert len({v for _, v in start}) == 1
+    after = Board.from_transcript("f5")
+    assert {m for m, _ in book.moves(after)} <= {str(m) for m in after.legal_moves}

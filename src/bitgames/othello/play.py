@@ -127,7 +127,8 @@ def run_play(args: argparse.Namespace, stdin: TextIO = sys.stdin,
             elif cmd == "hint":
                 known = book.moves(board) if book is not None else []
                 if known:
-                    say("book: " + "  ".join(f"{m} {v / 100:+.2f}" for m, v in known))
+                    say(f"hint: {known[0][0]}  eval {known[0][1] / 100:+.2f} (book: "
+                        + ", ".join(f"{m} {v / 100:+.2f}" for m, v in known) + ")")
                     continue
                 r = engine.search(board, on_info=info)
                 say(f"hint: {r.move}  eval {_score_text(r)}  pv {' '.join(r.pv)}")
