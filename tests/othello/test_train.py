@@ -24,15 +24,16 @@ from bitgames.othello.train import (  # noqa: E402
 U = np.uint64
 
 
-def tiny(tmp_path, exact_empties: int = 10) -> Trainer:  # type: ignore[no-untyped-def]
+def tiny(tmp_path, exact_empties: int = 10,  # type: ignore[no-untyped-def]
+         damp: tuple[float, ...] = (1.0,)) -> Trainer:
     cfg = TrainConfig(games=6, seed=3, chunk=3, random_min=20, random_max=30, play_depth=1,
                       solve_empties=8, exact_empties=exact_empties, label_depth=2, window=2,
-                      damp=1.0, workers=1, scheduler="serial")
+                      damp=damp, workers=1, scheduler="serial")
     return Trainer(tmp_path / "run", cfg, log=lambda s: None)
 
 
 def test_generate_label_resume_and_fit(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    t = tiny(tmp_path)
+    t = tiny(tmp_path, damp=(1.0, 1000.0))
     t.generate()
     chunks = sorted((tmp_path / "run" / "games").glob("chunk*.npz"))
     assert len(chunks) == 2
@@ -72,6 +73,9 @@ def test_generate_label_resume_and_fit(tmp_path) -> None:  # type: ignore[no-unt
     assert (tmp_path / "run" / "weights.npz").exists()
     stored = json.loads((tmp_path / "run" / "report.json").read_text())
     assert stored["games"] == report["games"] == 6 and stored["stages"]
+    fitted = np.load(tmp_path / "run" / "labels.npz")["label"]  # every position labelled
+    assert len(fitted) == len(data["p"]) and (fitted != NO_LABEL).all()
+    assert (fitted[exact] == data["label"][exact]).all()
     # each stage is fitted on the training games' positions within 2 empties of its range
     # (all labelled by then, except those beyond: no label until their own stage)
     train = data["game"] % 10 != 0
@@ -82,6 +86,15 @@ def test_generate_label_resume_and_fit(tmp_path) -> None:  # type: ignore[no-unt
         labelled = (e <= 4 * s + 3) | (data["label"] != NO_LABEL)
         want = train & (e >= 4 * s - 2) & (e <= hi) & labelled
         assert row["train"] == int(want.sum()), row
+        # the damping is chosen on the validation game (id 5) of the stage's positions;
+        # damping 1000 fits weights ~0, so its error is the mean absolute label there
+        val = (data["game"] == 5) & (np.minimum(e // 4, ev.N_STAGES - 1) == s)
+        tried = row["validation_mae_by_damp"]
+        if val.any():
+            assert row["damp"] == float(min(tried, key=tried.get))
+            assert abs(tried["1000.0"] - np.abs(fitted[val]).mean() / 100) < 0.05
+        else:
+            assert row["damp"] == 1.0 and tried == {}
     w = ev.Weights.load(tmp_path / "run" / "weights.npz")
     assert w.table.shape == (ev.N_STAGES, P.N_WEIGHTS) and "config" in w.meta
 

@@ -119,9 +119,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--seed", type=int, default=1, help="random seed (1)")
     t.add_argument("--solve-empties", type=int, default=16,
                    help="solve games exactly from this many empties (16)")
-    t.add_argument("--exact-empties", type=int, default=18,
+    t.add_argument("--exact-empties", type=int, default=17,
                    help="label every recorded position with at most this many empties by "
-                   "an exact solve (18)")
+                   "an exact solve (17)")
     t.add_argument("--label-depth", type=int, default=4,
                    help="search depth labelling earlier stages (4)")
     t.add_argument("--play-depth", type=int, default=2, help="self-play search depth (2)")
@@ -130,7 +130,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--window", type=int, default=2,
                    help="fit each stage on the labelled positions up to this many empties "
                    "beyond its own 4 (2)")
-    t.add_argument("--damp", type=float, default=1.0, help="ridge damping of the fit (1.0)")
+    t.add_argument("--damp", type=_floats, default=(3.0,),
+                   help="ridge damping of the fit, or comma-separated candidates: each stage "
+                   "takes the one that errs least on the validation games (3)")
     t.add_argument("--chunk", type=int, default=25, help="games per saved chunk (25)")
     t.add_argument("--workers", type=int, default=0, help="processes (default: all CPUs)")
     t.add_argument("--scheduler", default="processes",
@@ -138,6 +140,15 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--generate-only", action="store_true",
                    help="only play the games and solve their exact labels")
     t.set_defaults(func=cmd_train)
+
+
+def _floats(text: str) -> tuple[float, ...]:
+    """``"1,3,6"`` -> ``(1.0, 3.0, 6.0)`` (argparse type)."""
+    try:
+        return tuple(float(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of numbers: {text!r}"
+                                         ) from None
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -149,7 +160,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise BitgamesError("need --games >= 1 and 0 <= --random-min <= --random-max <= 59")
     if not 1 <= args.solve_empties <= 24 or args.exact_empties > 24:
         raise BitgamesError("--solve-empties must be 1..24 and --exact-empties at most 24")
-    if args.window < 0 or args.damp < 0:
+    if args.window < 0 or min(args.damp) < 0:
         raise BitgamesError("--window and --damp must not be negative")
     try:
         import scipy  # noqa: F401

@@ -14,16 +14,19 @@ The recipe of seed 002 (§7.2), with pattern features:
    chunk in ``OUT/exact``), so the stages up to ``exact_empties`` are fitted on true scores
    rather than on searches of a partly fitted evaluation.
 3. **Stages, from the end towards the opening**: the weights of a stage (4 empties) are
-   fitted by ridge least squares (``scipy.sparse.linalg.lsqr`` with ``damp``) on the
-   labelled positions of its own empties and of ``window`` empties either side (a stage
-   has ~175,000 weights for ~30,000 positions: neighbouring positions share the data, as
-   Logistello's and Edax's trainers do). Only positions labelled by then take part: the
-   earlier stages', and exactly solved ones. Positions beyond the exact labels are first
-   labelled by a search of ``label_depth`` plies whose leaves fall in the stages already
-   fitted ("backed up"), stage by stage.
+   fitted by ridge least squares (``scipy.sparse.linalg.lsqr`` with damping ``damp``) on
+   the labelled positions of its own empties and of ``window`` empties either side (a
+   stage has ~175,000 weights for ~40,000 positions: neighbouring positions share the
+   data, as Logistello's and Edax's trainers do). Only positions labelled by then take
+   part: the earlier stages', and exactly solved ones. Given several dampings, each stage
+   takes the one that errs least on the validation games (id % 10 == :data:`VALIDATION`)
+   when fitted without them. Positions beyond the exact labels are first labelled by a
+   search of ``label_depth`` plies whose leaves fall in the stages already fitted ("backed
+   up"), stage by stage.
 4. A tenth of the games (game id % 10 == 0) is held out; the mean absolute error in discs
    on them is reported per stage (against the label, and against exact scores where
-   known), and written with the weights (``OUT/weights.npz``, ``OUT/report.json``).
+   known), and written with the weights (``OUT/weights.npz``, ``OUT/report.json``; the
+   labels of every position, in :meth:`Trainer.load` order, in ``OUT/labels.npz``).
 
 scipy is needed only here (``pip install bitgames[train]``).
 """
@@ -43,6 +46,9 @@ import numpy as np
 from bitgames.core.errors import BitgamesError
 
 NO_LABEL = -32768
+#: Games with id % 10 == 0 are held out (never fitted); those with id % 10 == VALIDATION
+#: choose the damping of each stage (then they are fitted like the others).
+VALIDATION = 5
 
 
 @dataclass
@@ -56,10 +62,10 @@ class TrainConfig:
     random_max: int = 36
     play_depth: int = 2
     solve_empties: int = 16
-    exact_empties: int = 18
+    exact_empties: int = 17
     label_depth: int = 4
     window: int = 2
-    damp: float = 1.0
+    damp: tuple[float, ...] = (3.0,)
     workers: int = 0
     scheduler: str = "processes"
 
@@ -338,8 +344,9 @@ class Trainer:
             if train.sum() == 0:
                 self.log(f"stage {s}: no positions")
                 continue
-            y = labels[train] / 100.0
-            w = fit_stage(feats[train], y, self.cfg.damp)
+            vgames = games % 10 == VALIDATION
+            damp, tried = self._choose_damp(feats, labels, train & ~vgames, rows & vgames)
+            w = fit_stage(feats[train], labels[train] / 100.0, damp)
             weights.table[s] = np.clip(np.round(w * 100), -32000, 32000).astype(np.int32)
             pred = weights.table[s][feats[test]].sum(axis=1) / 100.0 if test.any() else None
             mae = float(np.abs(pred - labels[test] / 100.0).mean()) if pred is not None else None
@@ -349,17 +356,31 @@ class Trainer:
                          if pred_ex is not None else None)
             row = {"stage": s, "empties": f"{4 * s}-{4 * s + 3}",
                    "fitted_on_empties": f"{max(lo, 0)}-{hi}", "train": int(train.sum()),
+                   "damp": damp, "validation_mae_by_damp": tried,
                    "held_out": int(test.sum()), "mae_discs": mae,
                    "exact_held_out": int(ex.sum()), "mae_vs_exact_discs": mae_exact}
             report["stages"].append(row)
-            self.log(f"stage {s} ({row['empties']} empties): {row['train']} train, "
+            self.log(f"stage {s} ({row['empties']} empties): {row['train']} train, damp {damp}, "
                      f"held-out MAE {_fmt(mae)} discs (vs exact {_fmt(mae_exact)}, "
                      f"{row['exact_held_out']} positions)")
         weights.meta = {"config": json.dumps(asdict(self.cfg)),
                         "positions": str(len(ps)), "games": str(report["games"])}
         weights.save(wpath)
         (self.out / "report.json").write_text(json.dumps(report, indent=1))
+        np.savez_compressed(self.out / "labels.npz", label=labels.astype(np.int32))
         return report
+
+    def _choose_damp(self, feats: np.ndarray, labels: np.ndarray, fit_rows: np.ndarray,
+                     val: np.ndarray) -> tuple[float, dict[str, float]]:
+        """The damping of ``cfg.damp`` whose fit on ``fit_rows`` errs least on the
+        validation positions ``val`` (against their labels); and the error of each."""
+        if len(self.cfg.damp) == 1 or not val.any() or not fit_rows.any():
+            return self.cfg.damp[0], {}
+        tried: dict[str, float] = {}
+        for d in self.cfg.damp:
+            w = fit_stage(feats[fit_rows], labels[fit_rows] / 100.0, d)
+            tried[str(d)] = float(np.abs(w[feats[val]].sum(axis=1) - labels[val] / 100.0).mean())
+        return float(min(self.cfg.damp, key=lambda d: tried[str(d)])), tried
 
 
 def _fmt(x: float | None) -> str:
