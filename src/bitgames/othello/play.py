@@ -304,9 +304,12 @@ def run_match_cmd(args: argparse.Namespace, stdout: TextIO = sys.stdout) -> int:
     return 0
 
 
-def run_book(args: argparse.Namespace, stdout: TextIO = sys.stdout) -> int:
-    """``bitgames othello book build|show|learn``."""
+def run_book(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
+    """``bitgames othello book build|show|learn`` (printing to ``stdout``, default sys.stdout)."""
     from bitgames.othello.book import Book, engine_search, open_book
+
+    if stdout is None:
+        stdout = sys.stdout  # looked up now: tests and callers may have replaced it
 
     def emit(record: dict[str, Any], text: str) -> None:
         print(json.dumps(record) if args.json else text, file=stdout, flush=True)
