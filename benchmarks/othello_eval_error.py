@@ -1,14 +1,17 @@
 """Error of Othello pattern weights against exact scores on held-out self-play positions.
 
     python benchmarks/othello_eval_error.py RUN_DIR [--empties 20] [--count 300]
-        [--weights W.npz ...]
+        [--weights W.npz ...] [--exact-empties 17]
 
 Takes the games of a training run (``RUN_DIR/games``, written by ``bitgames othello
 train``), keeps the held-out games (game id % 10 == 0, never used for fitting), the first
 ``count`` positions with exactly ``empties`` empty squares and a legal move, solves them
 exactly (cached in ``RUN_DIR/exact_heldout_<empties>.npz``, so a second run is instant) and
 prints the mean and median absolute error in discs of each weights file (default: the
-shipped weights), and the CPU time of the solves.
+shipped weights), and the CPU time of the solves. Then, per stage of 4 empties, the mean
+absolute error on every held-out position whose exact score the run knows (positions with
+at most ``--exact-empties`` empties: those on the solved line and those solved by
+``bitgames othello train --exact-empties``).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import numpy as np
 
 from bitgames.othello import eval as ev
 from bitgames.othello.kernels import legal_moves
-from bitgames.othello.train import TrainConfig, Trainer, empties_of, solve_positions
+from bitgames.othello.train import NO_LABEL, TrainConfig, Trainer, empties_of, solve_positions
 
 
 def held_out_exact(run: Path, empties: int, count: int) -> tuple[np.ndarray, np.ndarray,
@@ -50,6 +53,7 @@ def main() -> None:
     ap.add_argument("--empties", type=int, default=20)
     ap.add_argument("--count", type=int, default=300)
     ap.add_argument("--weights", nargs="*", default=[])
+    ap.add_argument("--exact-empties", type=int, default=17)
     args = ap.parse_args()
     ps, os_, score = held_out_exact(args.run, args.empties, args.count)
     sources: list[tuple[str, ev.Weights | None]] = (
@@ -61,6 +65,18 @@ def main() -> None:
         err = np.abs(pred - score) / 100.0
         print(f"{name}: {len(err)} positions at {args.empties} empties, "
               f"MAE {err.mean():.2f} discs, median {np.median(err):.2f}", flush=True)
+    data = Trainer(args.run, TrainConfig(exact_empties=args.exact_empties),
+                   log=lambda s: None).load()
+    known = (data["game"] % 10 == 0) & (data["label"] != NO_LABEL)
+    ps, os_, e, label = (data[k][known] for k in ("p", "o", "empties", "label"))
+    for name, w in sources:
+        assert w is not None
+        pred = np.array([ev.evaluate(p, o, w.table, ev.GATHER, ev.B3)
+                         for p, o in zip(ps, os_, strict=True)])
+        err = np.abs(pred - label) / 100.0
+        cells = [f"{4 * s}-{min(4 * s + 3, args.exact_empties)}: {err[e // 4 == s].mean():.2f}"
+                 f" ({int((e // 4 == s).sum())})" for s in range(args.exact_empties // 4 + 1)]
+        print(f"{name}: held-out MAE vs exact by empties: {', '.join(cells)}", flush=True)
 
 
 if __name__ == "__main__":
