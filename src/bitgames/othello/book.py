@@ -258,7 +258,6 @@ class Book:
             if key in memo:
                 return memo[key]
             row = self.table[key]
-            memo[key] = row[0]  # a position can not repeat in Othello; this guards the memo
             leaf = square_name(INVERSE[k][row[1]]) if row[1] >= 0 else None
             best = NO_LEAF
             for mv in b.legal_moves:
@@ -284,16 +283,14 @@ class Book:
         propagated back to the start.
         """
         board = (start or Board()).copy(stack=False)
-        path = [board.copy(stack=False)]
+        path = [board]
         for mv in moves:
             if len(path) > max_plies or board.is_game_over():
                 break
-            if mv == "pass":  # forced passes are played below, as soon as they arise
+            if mv == "pass":  # forced passes are played by _child, as soon as they arise
                 continue
-            board.push(mv)
-            if board.must_pass() and not board.is_game_over():
-                board.push("pass")
-            path.append(board.copy(stack=False))
+            board = _child(board, mv)
+            path.append(board)
         added = 0
         for b in path:
             if b.is_game_over():
@@ -308,9 +305,8 @@ class Book:
             e = self.entry(b)
             if e is not None and e.leaf_move is not None and _child(b, e.leaf_move) in self:
                 self.evaluate(b, search, depth)
-        for b in reversed(path):
-            if b in self:
-                self.negamax(b)
+        if path[0] in self:  # every later position of the game lies below the first
+            self.negamax(path[0])
         return added
 
     def build(self, search: Callable[[Board], list[tuple[str, int]]], depth: int, plies: int,

@@ -13,6 +13,10 @@ from bitgames.cli import add_json_flag
 
 def _engine_args(p: argparse.ArgumentParser, level: int = 8) -> None:
     p.add_argument("--level", type=int, default=level, help=f"engine level 1-20 ({level})")
+    _eval_args(p)
+
+
+def _eval_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--eval", dest="evaluation", choices=["pattern", "classic"],
                    default="pattern", help="evaluation: trained patterns (default) or classic")
     p.add_argument("--weights", help="pattern weights file (default: the shipped weights)")
@@ -85,9 +89,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     bb.add_argument("--width", type=float, default=2.0,
                     help="follow moves within this many discs of the best (2.0)")
     bb.add_argument("--max-positions", type=int, help="stop after adding this many positions")
-    bb.add_argument("--eval", dest="evaluation", choices=["pattern", "classic"],
-                    default="pattern", help="evaluation (pattern)")
-    bb.add_argument("--weights", help="pattern weights file (default: the shipped weights)")
+    _eval_args(bb)
     add_json_flag(bb)
     bb.set_defaults(func=cmd_book)
     bs = bsub.add_parser("show", help="the book moves of a position",

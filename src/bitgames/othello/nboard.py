@@ -257,6 +257,16 @@ class NBoardSession:
         self.send(f"nodestats {result.nodes} {time.perf_counter() - start:.2f}")
         self.send(f"status {NAME} is waiting")
 
+    def _game_moves(self) -> tuple[Board, list[str]]:
+        """The start position of the current game and its moves (``pass`` included)."""
+        if self.game is not None:
+            return self.game.start.copy(), [m.square for m in self.game.moves]
+        start = self.board.copy()
+        moves = [str(m) for m in start.move_stack]
+        while start.move_stack:
+            start.pop()
+        return start, moves
+
     def _learn(self) -> None:
         """Add the current game to the book and save it; reply ``learned``."""
         from bitgames.othello.book import Book, engine_search
@@ -264,14 +274,7 @@ class NBoardSession:
         try:
             if self.book is None:
                 self.book = Book()
-            if self.game is not None:
-                start, moves = self.game.start, [m.square for m in self.game.moves]
-            else:
-                stack = self.board.copy()
-                moves = [str(m) for m in stack.move_stack]
-                while stack.move_stack:
-                    stack.pop()
-                start = stack
+            start, moves = self._game_moves()
             self.send(f"status {NAME} is learning")
             depth = min(self.depth, LEARN_DEPTH)
             added = self.book.learn(moves, engine_search(self.engine, depth), depth,
@@ -286,16 +289,7 @@ class NBoardSession:
 
     def _analyze(self) -> None:
         """``analysis <movesMade> <eval>`` for every position of the game, last first."""
-        if self.game is None:
-            board = self.board.copy()
-            start = board.copy(stack=False)
-            moves = [str(m) for m in board.move_stack]
-            while board.move_stack:
-                board.pop()
-            start = board
-        else:
-            start = self.game.start.copy()
-            moves = [m.square for m in self.game.moves]
+        start, moves = self._game_moves()
         boards = [start.copy(stack=False)]
         b = start.copy(stack=False)
         for mv in moves:
