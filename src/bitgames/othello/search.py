@@ -181,17 +181,26 @@ def _leaf_parent(p: np.uint64, o: np.uint64, moves: np.uint64, k0: int, k1: int,
     return best, best_move
 
 
+@njit(inline="always")
+def _enter(ply: int, pv_len: np.ndarray, ctl: np.ndarray) -> bool:
+    """Count a node and clear its PV; True when the search must stop (the stop flag is
+    set, or the node limit is reached: then it sets the flag)."""
+    ctl[NODES] += 1
+    pv_len[ply] = 0
+    if ctl[STOP] != 0:
+        return True
+    if ctl[NODES] >= ctl[NODE_LIMIT]:
+        ctl[STOP] = 1
+        return True
+    return False
+
+
 @njit(_nrt=False)
 def _search1(p: np.uint64, o: np.uint64, alpha: int, beta: int, ply: int, killers: np.ndarray,
              hist: np.ndarray, pv: np.ndarray, pv_len: np.ndarray, ctl: np.ndarray,
              w: np.ndarray, b3: np.ndarray, wc: np.ndarray) -> int:
     """A depth-1 node (what :func:`_pvs` does at depth 1, without the table or sorting)."""
-    ctl[NODES] += 1
-    pv_len[ply] = 0
-    if ctl[STOP] != 0:
-        return 0
-    if ctl[NODES] >= ctl[NODE_LIMIT]:
-        ctl[STOP] = 1
+    if _enter(ply, pv_len, ctl):
         return 0
     moves = legal_moves(p, o)
     passed = moves == _ZERO
@@ -264,12 +273,7 @@ def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int
     """Principal-variation search of (p, o) to ``depth`` plies in (alpha, beta)."""
     if depth == 1:
         return _search1(p, o, alpha, beta, ply, killers, hist, pv, pv_len, ctl, w, b3, wc)
-    ctl[NODES] += 1
-    pv_len[ply] = 0
-    if ctl[STOP] != 0:
-        return 0
-    if ctl[NODES] >= ctl[NODE_LIMIT]:
-        ctl[STOP] = 1
+    if _enter(ply, pv_len, ctl):
         return 0
     kind = ctl[EVAL_KIND]
     moves = legal_moves(p, o)
