@@ -315,6 +315,7 @@ class Trainer:
         empties = data["empties"]
         stages = np.minimum(empties // 4, ev.N_STAGES - 1)
         held = games % 10 == 0
+        vgames = games % 10 == VALIDATION
         feats = ev.batch_features(ps, os_, ev.GATHER, ev.B3)
         weights = ev.Weights.zeros()
         report: dict[str, Any] = {"config": asdict(self.cfg), "positions": int(len(ps)),
@@ -344,7 +345,6 @@ class Trainer:
             if train.sum() == 0:
                 self.log(f"stage {s}: no positions")
                 continue
-            vgames = games % 10 == VALIDATION
             damp, tried = self._choose_damp(feats, labels, train & ~vgames, rows & vgames)
             w = fit_stage(feats[train], labels[train] / 100.0, damp)
             weights.table[s] = np.clip(np.round(w * 100), -32000, 32000).astype(np.int32)
