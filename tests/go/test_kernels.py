@@ -62,7 +62,7 @@ def _replay_playout(
         assert not eye_rule(board, m, c)
         caught = board.captures(c)
         board.push(m)
-        if policy == K.TACTICS:
+        if policy >= K.TACTICS:
             # never a self-atari of two or more stones, unless the move captures
             stones, libs = board.block(m)
             assert len(stones) < 2 or len(libs) >= 2 or board.captures(c) > caught
@@ -80,7 +80,7 @@ def test_playouts_replay_through_board(size: int) -> None:
         _replay_playout(size, seed, [], 3 * size * size)
 
 
-@pytest.mark.parametrize("policy", [K.CAPTURE, K.TACTICS])
+@pytest.mark.parametrize("policy", [K.CAPTURE, K.TACTICS, K.PATTERNS])
 def test_policy_playouts_replay_through_board(policy: int) -> None:
     for seed in range(8):
         _replay_playout(9, seed, [], 243, policy)

@@ -35,9 +35,9 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument(
         "--policy",
-        choices=("light", "capture", "tactics"),
-        default="tactics",
-        help="playout policy of the engine (default tactics)",
+        choices=("light", "capture", "tactics", "patterns"),
+        default="patterns",
+        help="playout policy of the engine (default patterns)",
     )
 
 

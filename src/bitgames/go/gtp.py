@@ -75,7 +75,7 @@ class GtpEngine:
         out: IO[str] | None = None,
         log: IO[str] | None = None,
         resign: bool = True,
-        policy: str = "tactics",
+        policy: str = "patterns",
     ) -> None:
         self.rules = Rules.parse(rules)
         self.policy = policy

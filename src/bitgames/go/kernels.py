@@ -49,6 +49,7 @@ from bitgames.core import jit
 from bitgames.core.bits import ctz, popcount
 from bitgames.core.rng import below, next_u64, stream_seed
 from bitgames.core.rng import new_state as rng_state
+from bitgames.go import patterns
 
 U = np.uint64
 
@@ -70,11 +71,18 @@ PASS = -1
 #: block of ours next to it that is in atari (when the extension has two empty
 #: neighbours), and otherwise plays the uniform light move; TACTICS is CAPTURE where the
 #: extension must leave two liberties (counted with :func:`_libs_after`) and the random
-#: move never puts a block of two or more stones into atari
-LIGHT, CAPTURE, TACTICS = 0, 1, 2
+#: move never puts a block of two or more stones into atari; PATTERNS is TACTICS that,
+#: when no atari needs an answer, first plays one of the empty points next to the last
+#: move (its eight neighbours) whose 3x3 shape matches a MoGo pattern
+#: (:mod:`bitgames.go.patterns`), chosen uniformly among those that pass the tests of the
+#: random move
+LIGHT, CAPTURE, TACTICS, PATTERNS = 0, 1, 2, 3
 
 #: the policies by name (command-line options)
-POLICIES = {"light": LIGHT, "capture": CAPTURE, "tactics": TACTICS}
+POLICIES = {"light": LIGHT, "capture": CAPTURE, "tactics": TACTICS, "patterns": PATTERNS}
+
+#: 3x3 pattern table (:func:`bitgames.go.patterns.table`), a constant of the kernels
+PAT3 = patterns.table()
 
 Geometry = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 State = tuple[
@@ -372,6 +380,88 @@ def _libs_after(
     return n, size, captures
 
 
+@jit.njit(nogil=True, inline="always")
+def _playable(
+    nbr: np.ndarray,
+    nnbr: np.ndarray,
+    diag: np.ndarray,
+    ndiag: np.ndarray,
+    nbrmask: np.ndarray,
+    color: np.ndarray,
+    root: np.ndarray,
+    nst: np.ndarray,
+    libs: np.ndarray,
+    bits: np.ndarray,
+    tmp: np.ndarray,
+    p: int,
+    c: int,
+    ko: int,
+    safe: bool,
+) -> bool:
+    """Whether the playouts may play colour ``c`` on the empty point ``p``: legal under
+    simple ko (``ko``), not the mover's own eye and, when ``safe``, not a self-atari of a
+    block of two or more stones unless it captures. No early return (see :func:`_stone`).
+    """
+    nw = bits.shape[1]
+    # an empty neighbour settles it (legal, no eye); otherwise an eye has only own
+    # neighbours, and a legal move captures or joins a block of 2+ liberties
+    emp = U(0)
+    foreign = U(0)
+    for w in range(nw):
+        nm = nbrmask[p, w]
+        emp |= nm & bits[0, w]
+        foreign |= nm & ~bits[c, w]
+    ok = p != ko
+    if ok and emp == U(0):
+        if foreign == U(0):
+            bad = 0 if nnbr[p] == 4 else 1
+            for j in range(ndiag[p]):
+                if color[diag[p, j]] == 3 - c:
+                    bad += 1
+            ok = bad >= 2
+        if ok:
+            legal = False
+            for j in range(nnbr[p]):
+                r = root[nbr[p, j]]
+                n = 0
+                for w in range(nw):
+                    n += popcount(libs[r, w])
+                if n > 1 if color[nbr[p, j]] == c else n == 1:
+                    legal = True
+                    break
+            ok = legal
+    if ok and safe:
+        n = 0
+        for w in range(nw):
+            n += popcount(nbrmask[p, w] & bits[0, w])
+        if n < 2:
+            n, size, takes = _libs_after(
+                nbr, nnbr, nbrmask, color, root, nst, libs, bits, tmp, p, c
+            )
+            ok = takes or n >= 2 or size < 2
+    return ok
+
+
+@jit.njit(nogil=True, inline="always")
+def _pat3_code(color: np.ndarray, size: int, p: int) -> int:
+    """The 3x3 neighbourhood code of point ``p`` (:mod:`bitgames.go.patterns`)."""
+    r0 = p // size
+    c0 = p - r0 * size
+    code = 0
+    k = 0
+    for dr in range(-1, 2):
+        for dc in range(-1, 2):
+            if dr != 0 or dc != 0:
+                r = r0 + dr
+                cc = c0 + dc
+                v = 3
+                if 0 <= r < size and 0 <= cc < size:
+                    v = np.int64(color[r * size + cc])
+                code |= v << (2 * k)
+                k += 1
+    return code
+
+
 # --------------------------------------------------------------------------- moves
 
 
@@ -626,13 +716,34 @@ def playout(
     ``amaf[p]`` receives the colour that first played at ``p`` during the playout
     (0 if none); points already set (non-zero) are left alone. When ``trace`` is not
     empty, the moves played (points, -1 for a pass) are written to it, as far as it goes.
-    ``policy`` is :data:`LIGHT`, :data:`CAPTURE` or :data:`TACTICS`.
+    ``policy`` is :data:`LIGHT`, :data:`CAPTURE`, :data:`TACTICS` or :data:`PATTERNS`.
+    """
+    tmp = np.empty(s[3].shape[1], np.uint64)
+    shape = np.empty(8, np.int64)
+    _playout_moves(g, s, rng, max_moves, amaf, trace, policy, tmp, shape)
+    return area_score(g, s)
 
-    The move choice, merges and captures are written out in the loop, apart from the
-    inlined :func:`_stone` it shares with :func:`play`: numba reference-counts the arrays
-    passed to a call or to an inlined helper that returns from inside a loop, which costs
-    more than the move (measured two to four times slower). The tests replay recorded
-    playouts through :func:`play` to check that both agree.
+
+@jit.njit(nogil=True, _nrt=False)
+def _playout_moves(
+    g: Any,
+    s: Any,
+    rng: np.ndarray,
+    max_moves: int,
+    amaf: np.ndarray,
+    trace: np.ndarray,
+    policy: int,
+    tmp: np.ndarray,
+    shape: np.ndarray,
+) -> None:
+    """The moves of :func:`playout`; ``tmp`` (one bitmap) and ``shape`` (8 points) are
+    scratch space.
+
+    Compiled without numba's reference counting (it allocates nothing): the move choice,
+    merges and captures are written out in the loop or in helpers that numba inlines, and
+    with reference counting every array handed to such a helper cost atomic increments on
+    every move (measured two to four times slower). The tests replay recorded playouts
+    through :func:`play` to check that both agree.
     """
     nbr, nnbr, diag, ndiag, nbrmask, zob = g
     color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
@@ -648,7 +759,8 @@ def playout(
     cap_b = meta[M_CAPS]
     cap_w = meta[M_CAPS + 1]
     ntrace = trace.shape[0]
-    tmp = np.empty(nw, np.uint64)
+    safe = policy >= TACTICS
+    width = np.int64(np.sqrt(color.shape[0]) + 0.5)
     while passes < 2 and moves - start < max_moves:
         opp = 3 - c
         moves += 1
@@ -683,7 +795,7 @@ def playout(
                             break
                     if lib == ko:
                         continue
-                    if policy == TACTICS:
+                    if safe:
                         e, size, takes = _libs_after(
                             nbr, nnbr, nbrmask, color, root, nst, libs, bits, tmp, lib, c
                         )
@@ -696,48 +808,38 @@ def playout(
                     if e >= 2:
                         p = lib
                         break
+        # ---- a good shape next to the last move
+        if p < 0 and policy == PATTERNS and last >= 0:
+            nshape = 0
+            r0 = last // width
+            c0 = last - r0 * width
+            for dr in range(-1, 2):
+                for dc in range(-1, 2):
+                    r = r0 + dr
+                    cc = c0 + dc
+                    if 0 <= r < width and 0 <= cc < width:
+                        q = r * width + cc
+                        if (
+                            color[q] == 0
+                            and PAT3[_pat3_code(color, width, q)] != 0
+                            and _playable(
+                                nbr, nnbr, diag, ndiag, nbrmask, color, root, nst, libs,
+                                bits, tmp, q, c, ko, safe
+                            )
+                        ):
+                            shape[nshape] = q
+                            nshape += 1
+            if nshape > 0:
+                p = shape[below(rng, nshape)]
         # ---- choose a uniformly random legal non-eye point (sampling without replacement)
         k = nempty if p < 0 else 0
         while k > 0:
             i = below(rng, k)
             cand = empties[i]
-            # an empty neighbour settles it (legal, no eye); otherwise an eye has only
-            # own neighbours, and a legal move captures or joins a block of 2+ liberties
-            emp = U(0)
-            foreign = U(0)
-            for w in range(nw):
-                nm = nbrmask[cand, w]
-                emp |= nm & bits[0, w]
-                foreign |= nm & ~bits[c, w]
-            ok = cand != ko
-            if ok and emp == U(0):
-                if foreign == U(0):
-                    bad = 0 if nnbr[cand] == 4 else 1
-                    for j in range(ndiag[cand]):
-                        if color[diag[cand, j]] == opp:
-                            bad += 1
-                    ok = bad >= 2
-                if ok:
-                    legal = False
-                    for j in range(nnbr[cand]):
-                        r = root[nbr[cand, j]]
-                        n = 0
-                        for w in range(nw):
-                            n += popcount(libs[r, w])
-                        if n > 1 if color[nbr[cand, j]] == c else n == 1:
-                            legal = True
-                            break
-                    ok = legal
-            if ok and policy == TACTICS:
-                n = 0
-                for w in range(nw):
-                    n += popcount(nbrmask[cand, w] & bits[0, w])
-                if n < 2:
-                    n, size, takes = _libs_after(
-                        nbr, nnbr, nbrmask, color, root, nst, libs, bits, tmp, cand, c
-                    )
-                    ok = takes or n >= 2 or size < 2
-            if ok:
+            if _playable(
+                nbr, nnbr, diag, ndiag, nbrmask, color, root, nst, libs, bits, tmp, cand, c,
+                ko, safe
+            ):
                 p = cand
                 break
             k -= 1
@@ -850,7 +952,6 @@ def playout(
     meta[M_CAPS] = cap_b
     meta[M_CAPS + 1] = cap_w
     hsh[0] = h
-    return area_score(g, s)
 
 
 @jit.njit(nogil=True)

@@ -347,7 +347,7 @@ class MCTS:
         expand_at: float = 3.0,
         resign: float = 0.1,
         max_moves: int | None = None,
-        policy: int = K.TACTICS,
+        policy: int = K.PATTERNS,
     ) -> None:
         self.seed = seed
         self.policy = policy

@@ -1,0 +1,133 @@
+"""MoGo 3x3 patterns: the table on hand-drawn shapes, its symmetries, and the PATTERNS
+playout policy's choice next to the last move."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bitgames.core import rng as R
+from bitgames.go import PASS, Board
+from bitgames.go import kernels as K
+from bitgames.go.patterns import OFFSETS, code, table
+
+from .test_kernels import eye_rule
+
+# the stones as drawn: B black, W white, . empty, # off the board, * the move
+DRAWN = {"B": 1, "W": 2, ".": 0, "#": 3, "*": 0}
+
+
+def matches(*rows: str) -> bool:
+    return bool(table()[code(list(rows), DRAWN)])
+
+
+def test_shapes_that_match() -> None:
+    assert matches("BWB", ".*.", "...")  # hane that encloses a white stone
+    assert matches("...", ".*.", "BWB")  # the same, upside down
+    assert matches("WBW", ".*.", "...")  # colours swapped
+    assert matches("BW.", ".*.", "...")  # non-cutting hane
+    assert matches("BW.", "W*.", "...")  # cut between two white stones
+    assert matches(".BW", ".*W", "...")  # the same cut, mirrored
+    assert matches(".B.", "W*W", "...")  # cut 2 (de): pushing between two stones
+    assert matches("B..", "W*.", "###")  # first line: chase along the edge
+    assert matches("WB.", "B*W", "###")  # first line: block the cut
+
+
+def test_shapes_that_do_not_match() -> None:
+    assert not matches("...", ".*.", "...")  # empty
+    assert not matches("B..", ".*.", "...")  # one stone
+    assert not matches("BBB", ".*.", "...")  # own wall only
+    assert not matches("...", ".*.", "###")  # empty first line
+    assert not matches("BW.", "W*W", "...")  # cut 1 wants no white stone on the far side
+    assert not matches(".B.", "W*W", ".B.")  # cut 2 with a black stone below
+
+
+def test_table_is_symmetric() -> None:
+    """The same value under the eight rotations and reflections and the colour swap."""
+    t = table()
+    codes = np.arange(1 << 16)
+    cells = {off: (codes >> (2 * k)) & 3 for k, off in enumerate(OFFSETS)}
+    index = {off: k for k, off in enumerate(OFFSETS)}
+    maps = [
+        lambda r, c: (c, -r),
+        lambda r, c: (-r, -c),
+        lambda r, c: (-c, r),
+        lambda r, c: (r, -c),
+        lambda r, c: (-r, c),
+        lambda r, c: (c, r),
+        lambda r, c: (-c, -r),
+    ]
+    for f in maps:
+        moved = np.zeros_like(codes)
+        for off, v in cells.items():
+            moved |= v << (2 * index[f(*off)])
+        assert np.array_equal(t[moved], t)
+    swap = np.zeros_like(codes)
+    for off, v in cells.items():
+        swap |= np.where((v == 1) | (v == 2), 3 - v, v) << (2 * index[off])
+    assert np.array_equal(t[swap], t)
+
+
+def _neighbourhood(board: Board, p: int) -> int:
+    size = board.size
+    row, col = divmod(p, size)
+    c = 0
+    for k, (dr, dc) in enumerate(OFFSETS):
+        r, cc = row + dr, col + dc
+        v = board.color_at(r * size + cc) if 0 <= r < size and 0 <= cc < size else 3
+        c |= v << (2 * k)
+    return c
+
+
+def _safe(board: Board, p: int) -> bool:
+    """Legal, and not a self-atari of two or more stones unless it captures."""
+    if not board.is_legal(p):
+        return False
+    c = board.turn
+    before = board.captures(c)
+    board.push(p)
+    stones, libs = board.block(p)
+    ok = len(stones) < 2 or len(libs) >= 2 or board.captures(c) > before
+    board.pop()
+    return ok
+
+
+def test_patterns_policy_answers_next_to_the_last_move() -> None:
+    """From positions reached by random play, with no block next to the last move in
+    atari, the PATTERNS playout's first move is one of the empty neighbours of the last
+    move whose shape matches and that the playouts may play; when none matches it is
+    some other move."""
+    t = table()
+    checked = 0
+    for seed in range(40):
+        board = Board(size=9, rules="simple-ko")
+        gen = np.random.default_rng(seed)
+        for _ in range(int(gen.integers(8, 40))):
+            moves = [m for m in board.legal_moves if m != PASS]
+            board.push(int(gen.choice(moves)))
+        last = board.peek()
+        size = board.size
+        row, col = divmod(last, size)
+        around = [
+            (row + dr) * size + col + dc
+            for dr in (-1, 0, 1)
+            for dc in (-1, 0, 1)
+            if (dr or dc) and 0 <= row + dr < size and 0 <= col + dc < size
+        ]
+        if any(board.color_at(q) and len(board.block(q)[1]) == 1 for q in around):
+            continue
+        good = {
+            q
+            for q in around
+            if board.color_at(q) == 0 and t[_neighbourhood(board, q)] and _safe(board, q)
+        }
+        good = {q for q in good if not eye_rule(board, q, board.turn)}
+        for stream in range(20):
+            s = K.copy_state(board._s)
+            trace = np.full(1, -9, np.int32)
+            amaf = np.zeros(81, np.int8)
+            K.playout(board._g, s, R.new_state(1000 * seed + stream), 1, amaf, trace, K.PATTERNS)
+            if good:
+                assert int(trace[0]) in good
+        checked += bool(good)
+    assert checked >= 10
+
