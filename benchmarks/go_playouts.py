@@ -1,4 +1,7 @@
-"""Go light-playout and MCTS speed: playouts/s, moves/playout, ns/move on 9x9, 13x13, 19x19.
+"""Go playout and MCTS speed: playouts/s, moves/playout, ns/move.
+
+Light playouts on 9x9, 13x13 and 19x19 (one thread and batched), the other playout
+policies on 9x9, and MCTS simulations/s with the default policy.
 
 Usage: python benchmarks/go_playouts.py [--playouts N] [--threads T] [--repeat R]
 
@@ -40,17 +43,19 @@ def main() -> None:
         scores = np.zeros(n, np.int64)
         moves = np.zeros(n, np.int64)
         cap = 3 * size * size
-        K.playouts_serial(g, s, 500, np.uint64(7), cap, scores, moves)
+        K.playouts_serial(g, s, 500, np.uint64(7), cap, scores, moves, K.LIGHT)
         for label, threads in (("1 thread", 1), (f"{args.threads} threads", args.threads)):
             best = float("inf")
             clock = time.process_time if threads == 1 else time.perf_counter
             for r in range(args.repeat):
                 start = clock()
                 if threads == 1:
-                    K.playouts_serial(g, s, n, np.uint64(r + 1), cap, scores, moves)
+                    K.playouts_serial(g, s, n, np.uint64(r + 1), cap, scores, moves, K.LIGHT)
                 else:
                     set_num_threads(threads)
-                    K.playouts_parallel(g, s, n, np.uint64(r + 1), cap, scores, moves, 8 * threads)
+                    K.playouts_parallel(
+                        g, s, n, np.uint64(r + 1), cap, scores, moves, 8 * threads, K.LIGHT
+                    )
                 best = min(best, clock() - start)
             mpp = moves.mean()
             print(
@@ -58,6 +63,23 @@ def main() -> None:
                 f"{best / moves.sum() * 1e9:.1f} ns/move  ({n} playouts, best of {args.repeat}, "
                 f"{'CPU' if threads == 1 else 'wall'} time)"
             )
+    n = args.playouts // 2
+    g, s = K.geometry(9), K.new_state(9)
+    scores = np.zeros(n, np.int64)
+    moves = np.zeros(n, np.int64)
+    for name, policy in K.POLICIES.items():
+        if policy == K.LIGHT:
+            continue
+        K.playouts_serial(g, s, 500, np.uint64(7), 243, scores, moves, policy)
+        best = float("inf")
+        for r in range(args.repeat):
+            start = time.process_time()
+            K.playouts_serial(g, s, n, np.uint64(r + 1), 243, scores, moves, policy)
+            best = min(best, time.process_time() - start)
+        print(
+            f"9x9 {name} playouts, 1 thread: {n / best:,.0f} playouts/s, "
+            f"{moves.mean():.1f} moves/playout, {best / moves.sum() * 1e9:.1f} ns/move (CPU time)"
+        )
     engine = MCTS(seed=1)
     board = Board(size=9)
     engine.genmove(board, playouts=500)
@@ -68,8 +90,8 @@ def main() -> None:
         engine.search(board, playouts=args.mcts)
         best = min(best, time.process_time() - start)
     print(
-        f"9x9 MCTS (UCT+RAVE, 1 thread): {args.mcts / best:,.0f} simulations/s from the empty "
-        "board (CPU time)"
+        f"9x9 MCTS (UCT+RAVE, default policy, 1 thread): {args.mcts / best:,.0f} "
+        "simulations/s from the empty board (CPU time)"
     )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 

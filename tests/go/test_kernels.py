@@ -97,7 +97,7 @@ def test_playout_length_9x9_matches_libego() -> None:
     n = 4000
     scores = np.zeros(n, np.int64)
     moves = np.zeros(n, np.int64)
-    K.playouts_serial(K.geometry(9), K.new_state(9), n, U(3), 500, scores, moves)
+    K.playouts_serial(K.geometry(9), K.new_state(9), n, U(3), 500, scores, moves, K.LIGHT)
     assert 105 < moves.mean() < 117
     assert abs(scores).max() <= 81
 
@@ -109,8 +109,8 @@ def test_parallel_equals_serial() -> None:
     am = np.zeros(n, np.int64)
     b = np.zeros(n, np.int64)
     bm = np.zeros(n, np.int64)
-    K.playouts_serial(g, s, n, U(42), 300, a, am)
-    K.playouts_parallel(g, s, n, U(42), 300, b, bm, 7)
+    K.playouts_serial(g, s, n, U(42), 300, a, am, K.LIGHT)
+    K.playouts_parallel(g, s, n, U(42), 300, b, bm, 7, K.LIGHT)
     assert np.array_equal(a, b) and np.array_equal(am, bm)
     assert s[8][K.M_MOVES] == 0  # the start state is not modified
 
@@ -172,7 +172,7 @@ import numpy as np
 from bitgames.go import Board, kernels as K
 g, s = K.geometry(9), K.new_state(9)
 sc = np.zeros(3, np.int64); mv = np.zeros(3, np.int64)
-K.playouts_serial(g, s, 3, np.uint64(17), 300, sc, mv)
+K.playouts_serial(g, s, 3, np.uint64(17), 300, sc, mv, K.LIGHT)
 b = Board(size=9, moves="E5 E6 D6 F5 D4 E4")
 print(list(sc), list(mv), b.legal_moves, b.area())
 """

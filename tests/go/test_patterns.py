@@ -3,11 +3,16 @@ playout policy's choice next to the last move."""
 
 from __future__ import annotations
 
-import numpy as np
+import json
 
+import numpy as np
+import pytest
+
+from bitgames.cli import main
 from bitgames.core import rng as R
 from bitgames.go import PASS, Board
 from bitgames.go import kernels as K
+from bitgames.go.cli import POLICY_NAMES
 from bitgames.go.patterns import OFFSETS, code, table
 
 from .test_kernels import eye_rule
@@ -131,3 +136,13 @@ def test_patterns_policy_answers_next_to_the_last_move() -> None:
         checked += bool(good)
     assert checked >= 10
 
+
+
+def test_cli_policy_names_and_bench(capsys: pytest.CaptureFixture[str]) -> None:
+    assert POLICY_NAMES == tuple(K.POLICIES)
+    assert main(["go", "bench", "--size", "9", "--playouts", "1000", "--policy", "patterns",
+                 "--json"]) == 0
+    record = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert record["policy"] == "patterns" and record["playouts"] == 1000
+    # a game of 9x9 fills most of the 81 points; playouts stop at the 243-move cap
+    assert 60 < record["moves_per_playout"] < 243

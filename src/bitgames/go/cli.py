@@ -18,6 +18,10 @@ from bitgames.cli import add_json_flag, emit
 GNUGO = "/usr/games/gnugo --mode gtp --level 10 --chinese-rules --positional-superko"
 
 
+#: playout policies by name (`bitgames.go.kernels.POLICIES`, not imported here: building
+#: the parser must not load the kernels)
+POLICY_NAMES = ("light", "capture", "tactics", "patterns")
+
 def _board_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--size", type=int, default=9, help="board size, 2 to 25 (default 9)")
     p.add_argument("--komi", type=float, default=7.5, help="komi (default 7.5)")
@@ -35,7 +39,7 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument(
         "--policy",
-        choices=("light", "capture", "tactics", "patterns"),
+        choices=POLICY_NAMES,
         default="patterns",
         help="playout policy of the engine (default patterns)",
     )
@@ -89,9 +93,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "bench",
-        help="measure light-playout speed (playouts/s, moves/playout, ns/move)",
-        description="Run random light playouts from the empty board and print playouts "
-        "per second, moves per playout and nanoseconds per move, for each size.",
+        help="measure playout speed (playouts/s, moves/playout, ns/move)",
+        description="Run playouts (light by default) from the empty board and print "
+        "playouts per second, moves per playout and nanoseconds per move, for each size.",
     )
     p.add_argument(
         "--size", type=int, action="append", help="board size, repeatable (default 9 13 19)"
@@ -99,6 +103,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--playouts", type=int, default=100_000, help="playouts on 9x9 (100000)")
     p.add_argument("--threads", type=int, default=1, help="threads (prange; default 1)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--policy",
+        choices=POLICY_NAMES,
+        default="light",
+        help="playout policy (default light)",
+    )
     add_json_flag(p)
     p.set_defaults(func=cmd_bench)
 
@@ -354,21 +364,25 @@ def cmd_bench(args: argparse.Namespace) -> int:
         scores = np.zeros(n, np.int64)
         moves = np.zeros(n, np.int64)
         seed = np.uint64(args.seed)
+        policy = K.POLICIES[args.policy]
         # a short untimed run first (page-in, thread start)
-        K.playouts_serial(g, s, min(n, 200), seed, 3 * size * size, scores, moves)
+        K.playouts_serial(g, s, min(n, 200), seed, 3 * size * size, scores, moves, policy)
         start = time.perf_counter()
         if args.threads <= 1:
-            K.playouts_serial(g, s, n, seed, 3 * size * size, scores, moves)
+            K.playouts_serial(g, s, n, seed, 3 * size * size, scores, moves, policy)
         else:
             from numba import set_num_threads
 
             set_num_threads(args.threads)
-            K.playouts_parallel(g, s, n, seed, 3 * size * size, scores, moves, 4 * args.threads)
+            K.playouts_parallel(
+                g, s, n, seed, 3 * size * size, scores, moves, 4 * args.threads, policy
+            )
         dt = time.perf_counter() - start
         total = int(moves.sum())
         record = {
             "size": size,
             "threads": args.threads,
+            "policy": args.policy,
             "playouts": n,
             "seconds": round(dt, 3),
             "playouts_per_s": round(n / dt),

@@ -956,11 +956,19 @@ def _playout_moves(
 
 @jit.njit(nogil=True)
 def playouts_serial(
-    g: Any, s0: Any, n: int, seed: np.uint64, max_moves: int, scores: np.ndarray, moves: np.ndarray
+    g: Any,
+    s0: Any,
+    n: int,
+    seed: np.uint64,
+    max_moves: int,
+    scores: np.ndarray,
+    moves: np.ndarray,
+    policy: int,
 ) -> None:
-    """``n`` playouts from ``s0`` in this thread: playout ``i`` uses the random stream
-    ``stream_seed(seed, i)``; its score and length go to ``scores[i]``, ``moves[i]``."""
-    _playout_range(g, s0, 0, n, seed, max_moves, scores, moves)
+    """``n`` playouts of ``policy`` from ``s0`` in this thread: playout ``i`` uses the
+    random stream ``stream_seed(seed, i)``; its score and length go to ``scores[i]``,
+    ``moves[i]``."""
+    _playout_range(g, s0, 0, n, seed, max_moves, scores, moves, policy)
 
 
 @jit.njit(nogil=True)
@@ -973,6 +981,7 @@ def _playout_range(
     max_moves: int,
     scores: np.ndarray,
     moves: np.ndarray,
+    policy: int,
 ) -> None:
     s = copy_state_kernel(s0)
     amaf = np.zeros(s0[0].shape[0], np.int8)
@@ -981,7 +990,7 @@ def _playout_range(
     for i in range(lo, hi):
         _copy_into(s, s0)
         rng[0] = stream_seed(seed, i)
-        scores[i] = playout(g, s, rng, max_moves, amaf, trace, LIGHT)
+        scores[i] = playout(g, s, rng, max_moves, amaf, trace, policy)
         moves[i] = s[8][M_MOVES] - s0[8][M_MOVES]
 
 
@@ -1010,13 +1019,14 @@ def playouts_parallel(
     scores: np.ndarray,
     moves: np.ndarray,
     chunks: int,
+    policy: int,
 ) -> None:
     """Like :func:`playouts_serial`, split into ``chunks`` ranges run by numba's threads
     (``prange``). The results are the same as the serial ones, whatever the threads."""
     for t in prange(chunks):
         lo = n * t // chunks
         hi = n * (t + 1) // chunks
-        _playout_range(g, s0, lo, hi, seed, max_moves, scores, moves)
+        _playout_range(g, s0, lo, hi, seed, max_moves, scores, moves, policy)
 
 
 @jit.register_warmup("go")
@@ -1030,8 +1040,8 @@ def _warmup() -> None:
     area_score(g, s)
     scores = np.zeros(2, np.int64)
     moves = np.zeros(2, np.int64)
-    playouts_serial(g, s, 2, U(1), 400, scores, moves)
-    playouts_parallel(g, s, 2, U(1), 400, scores, moves, 2)
+    playouts_serial(g, s, 2, U(1), 400, scores, moves, LIGHT)
+    playouts_parallel(g, s, 2, U(1), 400, scores, moves, 2, LIGHT)
     first_moves(g, s, 2, U(1), moves)
     playout(
         g, copy_state(s), rng_state(1), 10, np.zeros(81, np.int8), np.zeros(10, np.int32), CAPTURE
