@@ -1,6 +1,6 @@
 """Go engine against itself with two playout policies: MCTS A vs MCTS B on 9x9.
 
-Usage: python benchmarks/go_policy_match.py [--a tactics] [--b capture] [--games 40]
+Usage: python benchmarks/go_policy_match.py [--a patterns] [--b tactics] [--games 40]
 [--playouts 2000] [--set-a ATTR=VALUE ...] [--set-b ATTR=VALUE ...]
 
 Colours alternate; a finished game is scored by Tromp-Taylor area with komi 7.5 (the
@@ -32,8 +32,8 @@ def _engine(policy: str, seed: int, settings: list[str]) -> MCTS:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--a", default="tactics", choices=sorted(K.POLICIES))
-    ap.add_argument("--b", default="capture", choices=sorted(K.POLICIES))
+    ap.add_argument("--a", default="patterns", choices=sorted(K.POLICIES))
+    ap.add_argument("--b", default="tactics", choices=sorted(K.POLICIES))
     ap.add_argument("--games", type=int, default=40, help="an even number")
     ap.add_argument("--playouts", type=int, default=2000, help="simulations per move")
     ap.add_argument("--set-a", action="append", default=[], metavar="ATTR=VALUE")
