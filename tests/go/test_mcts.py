@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from bitgames.go import BLACK, PASS, RESIGN, WHITE, Board
+from bitgames.go import BLACK, PASS, RESIGN, WHITE, Board, patterns
 from bitgames.go.mcts import MCTS, T_ROOT, dead_stones, search_kernel
 from bitgames.go.sgf import read_sgf
 
@@ -103,3 +104,43 @@ def test_kernel_has_one_signature() -> None:
     MCTS(seed=0).genmove(Board(size=13), playouts=10)
     assert len(search_kernel.signatures) == 1
     assert np.uint64 is not None
+
+
+def test_children_start_with_their_priors() -> None:
+    """Root children after one simulation: 0.8 of the prior visits won next to a block in
+    atari, 0.3 on the first line, the shape prior on a MoGo 3x3 pattern, 0.5 elsewhere
+    (the pattern test written here from the table and the board API)."""
+    board = Board(size=9, moves="E5 E6 D6 F5 D4 C5 F6 D5")  # White D5 puts D6 in atari
+    engine = MCTS(seed=0, shape_prior=0.7)
+    engine.search(board, playouts=1)
+    tree = engine._tree
+    assert tree is not None
+    root = int(tree[8][T_ROOT])
+    first, n = int(tree[2][root]), int(tree[3][root])
+    table = patterns.table()
+    seen = set()
+    for ch in range(first, first + n):
+        p = int(tree[0][ch])
+        if tree[4][ch] != engine.prior:
+            continue  # the child the simulation went through
+        row, col = divmod(p, 9)
+        near_atari = any(
+            board.color_at(q) and len(board.block(q)[1]) == 1
+            for q in (p - 9, p + 9, p - 1 if col else -1, p + 1 if col < 8 else -1)
+            if 0 <= q < 81
+        )
+        code = 0
+        for k, (dr, dc) in enumerate(patterns.OFFSETS):
+            r, c = row + dr, col + dc
+            code |= (board.color_at(r * 9 + c) if 0 <= r < 9 and 0 <= c < 9 else 3) << (2 * k)
+        if near_atari:
+            expected = 0.8
+        elif min(row, col, 8 - row, 8 - col) == 0:
+            expected = 0.3
+        elif table[code]:
+            expected = 0.7
+        else:
+            expected = 0.5
+        assert tree[5][ch] == pytest.approx(expected * engine.prior), board.vertex(p)
+        seen.add(expected)
+    assert seen == {0.8, 0.3, 0.7, 0.5}

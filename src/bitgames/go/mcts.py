@@ -8,12 +8,14 @@ time budget) and picks the move.
 Selection value of a child (Gelly & Silver's RAVE, AIJ 2011):
 ``(1 - beta) * Q + beta * Q_amaf + c * sqrt(ln N_parent / N)`` with
 ``beta = N_amaf / (N + N_amaf + bias * N * N_amaf)``. Children start with prior
-visits and wins: neutral 0.5, more for captures and for saving a block in atari, less on
-the first line. Children are the legal moves that do not fill one's own single-point eye,
-minus superko repeats (the game's history plus the positions on the path from the root);
-a pass child exists only when the previous move was a pass (the pass then ends the game
-and is scored exactly) or when nothing else is legal, so the engine passes only when it is
-safe. The engine resigns when its best move wins less than ``resign`` of the time.
+visits and wins: neutral 0.5, 0.8 next to a block in atari (captures, escapes), 0.3 on the
+first line, and ``shape_prior`` (0.7) elsewhere on a MoGo 3x3 shape
+(:mod:`bitgames.go.patterns`; +76 Elo in self-play, see docs/PERFORMANCE.md). Children
+are the legal moves that do not fill one's own single-point eye, minus superko repeats
+(the game's history plus the positions on the path from the root); a pass child exists
+only when the previous move was a pass (the pass then ends the game and is scored
+exactly) or when nothing else is legal, so the engine passes only when it is safe. The
+engine resigns when its best move wins less than ``resign`` of the time.
 
 >>> from bitgames.go import Board
 >>> engine = MCTS(seed=1)
@@ -42,6 +44,7 @@ T_NNODES, T_ROOT, T_CAP = 0, 1, 2
 # params fields
 P_UCT, P_RAVE_BIAS, P_PRIOR, P_KOMI, P_EXPAND = 0, 1, 2, 3, 4
 P_SUPERKO, P_SUICIDE, P_MAXMOVES, P_CLEANUP, P_POLICY = 5, 6, 7, 8, 9
+P_SHAPE = 10
 
 
 def new_tree(capacity: int) -> tuple[np.ndarray, ...]:
@@ -108,7 +111,7 @@ def _expand(
                     rep = True
             if rep:
                 continue
-        # priors: neutral, captures and atari escapes up, first line down
+        # priors: neutral, captures and atari escapes up, first line down, good shape up
         value = 0.5
         for i in range(nnbr[p]):
             q = nbr[p, i]
@@ -119,6 +122,8 @@ def _expand(
         line = min(min(row, col), min(size - 1 - row, size - 1 - col))
         if line == 0 and value == 0.5:
             value = 0.3
+        if value == 0.5 and K.PAT3[K._pat3_code(color, size, p)] != 0:
+            value = params[P_SHAPE]
         tmove[nn] = p
         tparent[nn] = node
         tfirst[nn] = -1
@@ -348,9 +353,11 @@ class MCTS:
         resign: float = 0.1,
         max_moves: int | None = None,
         policy: int = K.PATTERNS,
+        shape_prior: float = 0.7,
     ) -> None:
         self.seed = seed
         self.policy = policy
+        self.shape_prior = shape_prior
         self.capacity = capacity
         self.uct = uct
         self.rave_bias = rave_bias
@@ -379,6 +386,7 @@ class MCTS:
                 float(maxm),
                 1.0 if cleanup else 0.0,
                 float(self.policy),
+                self.shape_prior,
             ],
             np.float64,
         )
