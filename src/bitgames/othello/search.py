@@ -688,14 +688,12 @@ class Engine:
         p, o = board.bitboards()
         if self.ctl[STOP]:
             return None
-        self.solver.generation = (self.solver.generation + 1) & 0xFF
         pv = np.zeros(130, dtype=np.int64)
         stats = np.zeros(4, dtype=np.int64)
         self._solver_stats = stats
         alpha, beta = (-sv.INF, sv.INF) if mode == "exact" else (-1, 1)
         try:
-            score, length = sv.solve_kernel(U(p), U(o), alpha, beta, self.solver.table,
-                                            self.solver.generation, pv, stats)
+            score, length = self.solver.run(p, o, alpha, beta, pv, stats)
         finally:
             self._solver_stats = None
         if stats[1]:  # stopped: the table holds unfinished bounds

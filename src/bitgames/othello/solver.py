@@ -612,6 +612,17 @@ class Solver:
         self.table = new_table(table_bits)
         self.generation = 0
 
+    def run(self, p: int | np.uint64, o: int | np.uint64, alpha: int, beta: int, pv: np.ndarray,
+            stats: np.ndarray) -> tuple[int, int]:
+        """One call of :func:`solve_kernel` on bitboards ``p`` (side to move) and ``o`` in
+        the window ``(alpha, beta)``, with a new table generation: returns ``(score, length
+        of the principal variation)``; the variation goes to ``pv`` (130 entries), the node
+        count and the stop flag to ``stats``."""
+        self.generation = (self.generation + 1) & 0xFF
+        score, length = solve_kernel(U(p), U(o), alpha, beta, self.table, self.generation, pv,
+                                     stats)
+        return int(score), int(length)
+
     def solve(self, board: Any, mode: str = "exact") -> SolveResult:
         """Solve a :class:`~bitgames.othello.board.Board` exactly or as win/loss/draw."""
         from bitgames.othello.board import square_name
@@ -619,14 +630,11 @@ class Solver:
         if mode not in ("exact", "wld"):
             raise ValueError(f"unknown solve mode {mode!r} (expected 'exact' or 'wld')")
         p, o = board.bitboards()
-        self.generation = (self.generation + 1) & 0xFF
         pv = np.zeros(130, dtype=np.int64)
         stats = np.zeros(4, dtype=np.int64)
         alpha, beta = (-INF, INF) if mode == "exact" else (-1, 1)
         start = time.perf_counter()
-        score, length = solve_kernel(
-            U(p), U(o), alpha, beta, self.table, self.generation, pv, stats
-        )
+        score, length = self.run(p, o, alpha, beta, pv, stats)
         elapsed = time.perf_counter() - start
         moves = [square_name(int(s)) for s in pv[:length]]
         outcome = "win" if score > 0 else "loss" if score < 0 else "draw"

@@ -95,7 +95,7 @@ def play_games(first_id: int, count: int, seed: int, cfg: dict[str, Any]
     from bitgames.othello import eval as ev
     from bitgames.othello.kernels import legal_moves, make_move, start_position
     from bitgames.othello.search import Engine, search_root
-    from bitgames.othello.solver import Solver, solve_kernel
+    from bitgames.othello.solver import Solver
 
     U = np.uint64
     rng = np.random.default_rng([seed, first_id])
@@ -111,7 +111,6 @@ def play_games(first_id: int, count: int, seed: int, cfg: dict[str, Any]
         p, o = start_position()
         n_random = int(rng.integers(cfg["random_min"], cfg["random_max"] + 1))
         ply = 0
-        solved = False
         while True:
             moves = int(legal_moves(p, o))
             empties = 64 - bin(int(p) | int(o)).count("1")
@@ -121,10 +120,8 @@ def play_games(first_id: int, count: int, seed: int, cfg: dict[str, Any]
                 p, o = o, p
                 continue
             if empties <= cfg["solve_empties"] and ply >= n_random:
-                solver.generation = (solver.generation + 1) & 0xFF
                 stats = np.zeros(4, dtype=np.int64)
-                score, length = solve_kernel(p, o, -127, 127, solver.table, solver.generation,
-                                             pv, stats)
+                score, length = solver.run(p, o, -127, 127, pv, stats)
                 sign = 1
                 q, r = p, o
                 _record(ps, os_, labels, game_ids, q, r, 100 * score, g)
@@ -132,7 +129,6 @@ def play_games(first_id: int, count: int, seed: int, cfg: dict[str, Any]
                     q, r = make_move(U(q), U(r), int(pv[k]))
                     sign = -sign
                     _record(ps, os_, labels, game_ids, q, r, sign * 100 * score, g)
-                solved = True
                 break
             _record(ps, os_, labels, game_ids, p, o, NO_LABEL, g)
             if ply < n_random:
@@ -148,24 +144,20 @@ def play_games(first_id: int, count: int, seed: int, cfg: dict[str, Any]
             p, o = make_move(U(p), U(o), sq)
             p, o = U(p), U(o)
             ply += 1
-        if not solved:  # the game ended before the solve: final positions are exact
-            pass
     return {"p": np.array(ps, dtype=np.uint64), "o": np.array(os_, dtype=np.uint64),
             "label": np.array(labels, dtype=np.int32), "game": np.array(game_ids, dtype=np.int32)}
 
 
 def solve_positions(ps: np.ndarray, os_: np.ndarray, table_bits: int = 20) -> np.ndarray:
     """Exact scores (centi-discs, side to move) of positions, by the endgame solver."""
-    from bitgames.othello.solver import Solver, solve_kernel
+    from bitgames.othello.solver import Solver
 
     solver = Solver(table_bits=table_bits)
     pv = np.zeros(130, dtype=np.int64)
     stats = np.zeros(4, dtype=np.int64)
     out = np.zeros(len(ps), dtype=np.int32)
     for i in range(len(ps)):
-        solver.generation = (solver.generation + 1) & 0xFF
-        score, _ = solve_kernel(np.uint64(ps[i]), np.uint64(os_[i]), -127, 127, solver.table,
-                                solver.generation, pv, stats)
+        score, _ = solver.run(int(ps[i]), int(os_[i]), -127, 127, pv, stats)
         out[i] = 100 * score
     return out
 
