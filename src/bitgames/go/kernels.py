@@ -381,27 +381,14 @@ def _libs_after(
 
 
 @jit.njit(nogil=True, inline="always")
-def _playable(
-    nbr: np.ndarray,
-    nnbr: np.ndarray,
-    diag: np.ndarray,
-    ndiag: np.ndarray,
-    nbrmask: np.ndarray,
-    color: np.ndarray,
-    root: np.ndarray,
-    nst: np.ndarray,
-    libs: np.ndarray,
-    bits: np.ndarray,
-    tmp: np.ndarray,
-    p: int,
-    c: int,
-    ko: int,
-    safe: bool,
-) -> bool:
-    """Whether the playouts may play colour ``c`` on the empty point ``p``: legal under
-    simple ko (``ko``), not the mover's own eye and, when ``safe``, not a self-atari of a
-    block of two or more stones unless it captures. No early return (see :func:`_stone`).
+def _playable(g: Any, s: Any, tmp: np.ndarray, p: int, c: int, ko: int, safe: bool) -> bool:
+    """Whether the playouts may play colour ``c`` on the empty point ``p`` of state ``s``:
+    legal under simple ko (``ko``), not the mover's own eye and, when ``safe``, not a
+    self-atari of a block of two or more stones unless it captures. ``tmp`` is scratch
+    space of one bitmap. No early return (see :func:`_stone`).
     """
+    nbr, nnbr, diag, ndiag, nbrmask, zob = g
+    color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
     nw = bits.shape[1]
     # an empty neighbour settles it (legal, no eye); otherwise an eye has only own
     # neighbours, and a legal move captures or joins a block of 2+ liberties
@@ -822,10 +809,7 @@ def _playout_moves(
                         if (
                             color[q] == 0
                             and PAT3[_pat3_code(color, width, q)] != 0
-                            and _playable(
-                                nbr, nnbr, diag, ndiag, nbrmask, color, root, nst, libs,
-                                bits, tmp, q, c, ko, safe
-                            )
+                            and _playable(g, s, tmp, q, c, ko, safe)
                         ):
                             shape[nshape] = q
                             nshape += 1
@@ -836,10 +820,7 @@ def _playout_moves(
         while k > 0:
             i = below(rng, k)
             cand = empties[i]
-            if _playable(
-                nbr, nnbr, diag, ndiag, nbrmask, color, root, nst, libs, bits, tmp, cand, c,
-                ko, safe
-            ):
+            if _playable(g, s, tmp, cand, c, ko, safe):
                 p = cand
                 break
             k -= 1
