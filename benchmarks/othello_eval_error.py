@@ -47,6 +47,12 @@ def held_out_exact(run: Path, empties: int, count: int) -> tuple[np.ndarray, np.
     return ps[sel], os_[sel], score
 
 
+def _predict(w: ev.Weights, ps: np.ndarray, os_: np.ndarray) -> np.ndarray:
+    """The static evaluation (centi-discs, side to move) of each position by ``w``."""
+    return np.array([ev.evaluate(p, o, w.table, ev.GATHER, ev.B3)
+                     for p, o in zip(ps, os_, strict=True)])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("run", type=Path)
@@ -60,9 +66,7 @@ def main() -> None:
         [(w, ev.Weights.load(w)) for w in args.weights] or [("shipped", ev.default_weights())])
     for name, w in sources:
         assert w is not None, "no shipped weights"
-        pred = np.array([ev.evaluate(p, o, w.table, ev.GATHER, ev.B3)
-                         for p, o in zip(ps, os_, strict=True)])
-        err = np.abs(pred - score) / 100.0
+        err = np.abs(_predict(w, ps, os_) - score) / 100.0
         print(f"{name}: {len(err)} positions at {args.empties} empties, "
               f"MAE {err.mean():.2f} discs, median {np.median(err):.2f}", flush=True)
     data = Trainer(args.run, TrainConfig(exact_empties=args.exact_empties),
@@ -71,9 +75,7 @@ def main() -> None:
     ps, os_, e, label = (data[k][known] for k in ("p", "o", "empties", "label"))
     for name, w in sources:
         assert w is not None
-        pred = np.array([ev.evaluate(p, o, w.table, ev.GATHER, ev.B3)
-                         for p, o in zip(ps, os_, strict=True)])
-        err = np.abs(pred - label) / 100.0
+        err = np.abs(_predict(w, ps, os_) - label) / 100.0
         cells = [f"{4 * s}-{min(4 * s + 3, args.exact_empties)}: {err[e // 4 == s].mean():.2f}"
                  f" ({int((e // 4 == s).sum())})" for s in range(args.exact_empties // 4 + 1)]
         print(f"{name}: held-out MAE vs exact by empties: {', '.join(cells)}", flush=True)

@@ -22,6 +22,7 @@ GNUGO = "/usr/games/gnugo --mode gtp --level 10 --chinese-rules --positional-sup
 #: the parser must not load the kernels)
 POLICY_NAMES = ("light", "capture", "tactics", "patterns")
 
+
 def _board_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--size", type=int, default=9, help="board size, 2 to 25 (default 9)")
     p.add_argument("--komi", type=float, default=7.5, help="komi (default 7.5)")

@@ -783,7 +783,7 @@ def _playout_moves(
                     if lib == ko:
                         continue
                     if safe:
-                        e, size, takes = _libs_after(
+                        e, _, takes = _libs_after(
                             nbr, nnbr, nbrmask, color, root, nst, libs, bits, tmp, lib, c
                         )
                         e = 2 if takes else e
