@@ -12,6 +12,7 @@ pytest.importorskip("scipy")
 from bitgames.othello import eval as ev  # noqa: E402
 from bitgames.othello import patterns as P  # noqa: E402
 from bitgames.othello.board import Board  # noqa: E402
+from bitgames.othello.kernels import legal_moves, make_move  # noqa: E402
 from bitgames.othello.solver import Solver  # noqa: E402
 from bitgames.othello.train import (  # noqa: E402
     NO_LABEL,
@@ -147,6 +148,46 @@ def test_raising_exact_empties_solves_only_the_new_positions(tmp_path) -> None: 
     for i in np.flatnonzero(new)[::3]:
         b = _board(int(second["p"][i]), int(second["o"][i]))
         assert second["label"][i] == 100 * solver.solve(b).score
+
+
+def test_self_play_with_pattern_weights(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # --play-weights: after the random plies, every move is a best move of a 1-ply search
+    # with those weights (checked by evaluating each child independently)
+    weights = ev.default_weights()
+    assert weights is not None
+    wpath = tmp_path / "w.npz"
+    weights.save(wpath)
+    cfg = TrainConfig(games=4, seed=5, chunk=2, random_min=20, random_max=20, play_depth=1,
+                      play_weights=str(wpath), solve_empties=8, exact_empties=8, workers=1,
+                      scheduler="serial")
+    t = Trainer(tmp_path / "run", cfg, log=lambda s: None)
+    t.generate()
+    data = t.load()
+    checked = 0
+    for g in range(4):
+        idx = np.flatnonzero(data["game"] == g)
+        ps, os_, labels = data["p"][idx], data["o"][idx], data["label"][idx]
+        first_solved = int(np.flatnonzero(labels != NO_LABEL)[0])
+        for k in range(20, first_solved):
+            values = {}
+            for sq in range(64):
+                if int(legal_moves(ps[k], os_[k])) >> sq & 1:
+                    q, r = make_move(ps[k], os_[k], sq)
+                    values[(int(q), int(r))] = -_leaf_value(U(q), U(r), weights.table)
+            nxt = (int(ps[k + 1]), int(os_[k + 1]))
+            if nxt in values:  # else a pass came in between
+                assert values[nxt] == max(values.values()), (g, k)
+                checked += 1
+    assert checked >= 4 * 15
+
+
+def _leaf_value(p: np.uint64, o: np.uint64, table: np.ndarray) -> int:
+    """The value of a 1-ply search's leaf: the final score, the pass, or the evaluation."""
+    if not int(legal_moves(p, o)):
+        if not int(legal_moves(o, p)):
+            return 100 * _final(int(p), int(o))
+        return -int(ev.evaluate(o, p, table, ev.GATHER, ev.B3))
+    return int(ev.evaluate(p, o, table, ev.GATHER, ev.B3))
 
 
 def test_empties_of() -> None:

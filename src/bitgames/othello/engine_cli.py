@@ -127,6 +127,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--label-depth", type=int, default=4,
                    help="search depth labelling earlier stages (4)")
     t.add_argument("--play-depth", type=int, default=2, help="self-play search depth (2)")
+    t.add_argument("--play-weights", default="",
+                   help="pattern weights (.npz) the self-play searches evaluate with "
+                   "(default: the classic evaluation)")
     t.add_argument("--random-min", type=int, default=6, help="fewest random opening plies (6)")
     t.add_argument("--random-max", type=int, default=36, help="most random opening plies (36)")
     t.add_argument("--window", type=int, default=2,
@@ -175,7 +178,8 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     cfg = TrainConfig(games=args.games, seed=args.seed, chunk=args.chunk,
                       random_min=args.random_min, random_max=args.random_max,
-                      play_depth=args.play_depth, solve_empties=args.solve_empties,
+                      play_depth=args.play_depth, play_weights=args.play_weights,
+                      solve_empties=args.solve_empties,
                       exact_empties=args.exact_empties, label_depth=args.label_depth,
                       window=args.window, damp=args.damp, workers=args.workers,
                       scheduler=args.scheduler)

@@ -3,7 +3,8 @@
 The recipe of seed 002 (§7.2), with pattern features:
 
 1. **Games** (parallel, resumable): each game starts with a random number of random moves
-   (variety), then both sides play the classic evaluation at a small depth until
+   (variety), then both sides search ``play_depth`` plies with the classic evaluation, or
+   with the pattern weights in the file ``play_weights`` if one is given, until
    ``solve_empties`` remain; that position is solved exactly and the game follows the
    solver's principal variation to the end. Every position is recorded; those on the
    solved line get their exact score (100 x disc difference, side to move). Games are
@@ -61,6 +62,7 @@ class TrainConfig:
     random_min: int = 6
     random_max: int = 36
     play_depth: int = 2
+    play_weights: str = ""
     solve_empties: int = 16
     exact_empties: int = 17
     label_depth: int = 4
@@ -99,7 +101,11 @@ def play_games(first_id: int, count: int, seed: int, cfg: dict[str, Any]
 
     U = np.uint64
     rng = np.random.default_rng([seed, first_id])
-    engine = Engine(level=cfg["play_depth"], evaluation="classic", table_bits=16)
+    if cfg["play_weights"]:
+        engine = Engine(level=cfg["play_depth"], evaluation="pattern",
+                        weights=cfg["play_weights"], table_bits=16)
+    else:
+        engine = Engine(level=cfg["play_depth"], evaluation="classic", table_bits=16)
     solver = Solver(table_bits=20)
     ps: list[int] = []
     os_: list[int] = []
