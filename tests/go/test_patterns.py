@@ -37,6 +37,29 @@ def test_shapes_that_match() -> None:
     assert matches("WB.", "B*W", "###")  # first line: block the cut
 
 
+def test_kernel_codes_every_point_of_random_boards() -> None:
+    """The playouts' neighbourhood code (a shortcut inside the board, a bounds-checked
+    loop on the edge) against the code read square by square through the board API."""
+    gen = np.random.default_rng(3)
+    for size in (3, 5, 9, 13):
+        for _ in range(5):
+            board = Board(size=size, rules="simple-ko")
+            for _ in range(int(gen.integers(0, size * size))):
+                moves = [m for m in board.legal_moves if m != PASS]
+                if not moves:
+                    break
+                board.push(int(gen.choice(moves)))
+            color = board._s[0]
+            for p in range(size * size):
+                row, col = divmod(p, size)
+                want = 0
+                for k, (dr, dc) in enumerate(OFFSETS):
+                    r, c = row + dr, col + dc
+                    inside = 0 <= r < size and 0 <= c < size
+                    want |= (board.color_at(r * size + c) if inside else 3) << (2 * k)
+                assert K._pat3_code(color, size, p) == want, (size, p)
+
+
 def test_shapes_that_do_not_match() -> None:
     assert not matches("...", ".*.", "...")  # empty
     assert not matches("B..", ".*.", "...")  # one stone

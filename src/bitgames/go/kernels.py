@@ -434,6 +434,13 @@ def _pat3_code(color: np.ndarray, size: int, p: int) -> int:
     """The 3x3 neighbourhood code of point ``p`` (:mod:`bitgames.go.patterns`)."""
     r0 = p // size
     c0 = p - r0 * size
+    if 0 < r0 < size - 1 and 0 < c0 < size - 1:  # inside: no neighbour is off the board
+        up = p - size
+        down = p + size
+        return (np.int64(color[up - 1]) | np.int64(color[up]) << 2
+                | np.int64(color[up + 1]) << 4 | np.int64(color[p - 1]) << 6
+                | np.int64(color[p + 1]) << 8 | np.int64(color[down - 1]) << 10
+                | np.int64(color[down]) << 12 | np.int64(color[down + 1]) << 14)
     code = 0
     k = 0
     for dr in range(-1, 2):
@@ -806,15 +813,17 @@ def _playout_moves(
                     cc = c0 + dc
                     if 0 <= r < width and 0 <= cc < width:
                         q = r * width + cc
-                        if (
-                            color[q] == 0
-                            and PAT3[_pat3_code(color, width, q)] != 0
-                            and _playable(g, s, tmp, q, c, ko, safe)
-                        ):
+                        if color[q] == 0 and PAT3[_pat3_code(color, width, q)] != 0:
                             shape[nshape] = q
                             nshape += 1
-            if nshape > 0:
-                p = shape[below(rng, nshape)]
+            while nshape > 0:  # a uniformly random playable one, tested only when drawn
+                i = below(rng, nshape)
+                q = shape[i]
+                if _playable(g, s, tmp, q, c, ko, safe):
+                    p = q
+                    break
+                nshape -= 1
+                shape[i] = shape[nshape]
         # ---- choose a uniformly random legal non-eye point (sampling without replacement)
         k = nempty if p < 0 else 0
         while k > 0:
