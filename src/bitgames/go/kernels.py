@@ -430,6 +430,28 @@ def _playable(g: Any, s: Any, tmp: np.ndarray, p: int, c: int, ko: int, safe: bo
 
 
 @jit.njit(nogil=True, inline="always")
+def _draw_playable(g: Any, s: Any, tmp: np.ndarray, pts: Any, n: int, pos: np.ndarray,
+                   track: bool, rng: np.ndarray, c: int, ko: int, safe: bool) -> int:
+    """A uniformly random point of ``pts[:n]`` that :func:`_playable` accepts, or -1:
+    points are drawn without replacement and tested only when drawn. A rejected point
+    is swapped behind the ones left; with ``track``, ``pos[q]`` (the index of each point
+    ``q`` in ``pts``) follows the swaps."""
+    while n > 0:
+        i = below(rng, n)
+        q = np.int64(pts[i])
+        if _playable(g, s, tmp, q, c, ko, safe):
+            return q
+        n -= 1
+        last = pts[n]
+        pts[i] = last
+        pts[n] = q
+        if track:
+            pos[last] = i
+            pos[q] = n
+    return -1
+
+
+@jit.njit(nogil=True, inline="always")
 def _pat3_code(color: np.ndarray, size: int, p: int) -> int:
     """The 3x3 neighbourhood code of point ``p`` (:mod:`bitgames.go.patterns`)."""
     r0 = p // size
@@ -816,28 +838,10 @@ def _playout_moves(
                         if color[q] == 0 and PAT3[_pat3_code(color, width, q)] != 0:
                             shape[nshape] = q
                             nshape += 1
-            while nshape > 0:  # a uniformly random playable one, tested only when drawn
-                i = below(rng, nshape)
-                q = shape[i]
-                if _playable(g, s, tmp, q, c, ko, safe):
-                    p = q
-                    break
-                nshape -= 1
-                shape[i] = shape[nshape]
-        # ---- choose a uniformly random legal non-eye point (sampling without replacement)
-        k = nempty if p < 0 else 0
-        while k > 0:
-            i = below(rng, k)
-            cand = empties[i]
-            if _playable(g, s, tmp, cand, c, ko, safe):
-                p = cand
-                break
-            k -= 1
-            q2 = empties[k]
-            empties[i] = q2
-            epos[q2] = i
-            empties[k] = cand
-            epos[cand] = k
+            p = _draw_playable(g, s, tmp, shape, nshape, epos, False, rng, c, ko, safe)
+        # ---- choose a uniformly random legal non-eye point
+        if p < 0:
+            p = _draw_playable(g, s, tmp, empties, nempty, epos, True, rng, c, ko, safe)
         if moves - start <= ntrace:
             trace[moves - start - 1] = p
         if p < 0:
