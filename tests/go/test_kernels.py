@@ -187,3 +187,34 @@ def test_disable_jit_gives_same_results() -> None:
     with contextlib.redirect_stdout(out):
         exec(_SCRIPT, {})  # the same script, jitted, in this (already compiled) process
     assert plain == out.getvalue()
+
+
+@pytest.mark.parametrize("size", [4, 5, 7])
+def test_hash_after_equals_the_hash_of_the_played_move(size: int) -> None:
+    """``hash_after`` (used for superko without playing) against the Zobrist hash read
+    off the stones after ``play``, for every legal move of positions from random games
+    with captures and multi-stone suicides."""
+    g = K.geometry(size)
+    zob = g[5]
+    gen = np.random.default_rng(size)
+    s = K.new_state(size)
+    suicides = captures = 0
+    for _ in range(300):
+        c = int(s[8][K.M_TOMOVE])
+        legal = [p for p in range(size * size) if K.is_legal(g, s, p, c, True)]
+        for p in legal:
+            t = K.copy_state(s)
+            K.play(g, t, p, c)
+            color = t[0]
+            want = 0
+            for q in range(size * size):
+                if color[q]:
+                    want ^= int(zob[q, color[q]])
+            assert int(K.hash_after(g, s, p, c)) == want == int(t[9][0])
+            suicides += color[p] == 0
+            captures += bool(np.count_nonzero(color) < np.count_nonzero(s[0]) + 1)
+        if not legal:
+            K.play(g, s, -1, c)
+            continue
+        K.play(g, s, int(gen.choice(legal)), c)
+    assert suicides > 0 and captures > 0

@@ -589,8 +589,6 @@ def hash_after(g: Any, s: Any, p: int, c: int) -> np.uint64:
     if p < 0:
         return h
     h ^= zob[p, c]
-    seen = np.full(4, -1, np.int64)
-    nseen = 0
     captured = False
     own_alive = False
     for i in range(nnbr[p]):
@@ -605,35 +603,32 @@ def hash_after(g: Any, s: Any, p: int, c: int) -> np.uint64:
             if n > 1:
                 own_alive = True
             continue
-        if n != 1:
+        if n != 1 or _root_seen(nbr, color, root, p, i, r):
             continue
-        dup = False
-        for j in range(nseen):
-            if seen[j] == r:
-                dup = True
-        if dup:
-            continue
-        seen[nseen] = r
-        nseen += 1
         captured = True
         h ^= _block_hash(zob, stones, r, cq)
     if not captured and not own_alive:
         # multi-stone suicide: the new stone and its own neighbouring blocks go
         h ^= zob[p, c]
-        nseen = 0
         for i in range(nnbr[p]):
             q = nbr[p, i]
             if color[q] == c:
                 r = np.int64(root[q])
-                dup = False
-                for j in range(nseen):
-                    if seen[j] == r:
-                        dup = True
-                if not dup:
-                    seen[nseen] = r
-                    nseen += 1
+                if not _root_seen(nbr, color, root, p, i, r):
                     h ^= _block_hash(zob, stones, r, c)
     return h
+
+
+@jit.njit(nogil=True, inline="always")
+def _root_seen(nbr: np.ndarray, color: np.ndarray, root: np.ndarray, p: int, i: int,
+               r: int) -> bool:
+    """Whether one of the first ``i`` neighbours of ``p`` is a stone of block ``r`` (the
+    root of an empty point is stale: only stones count)."""
+    for j in range(i):
+        q = nbr[p, j]
+        if color[q] != 0 and root[q] == r:
+            return True
+    return False
 
 
 @jit.njit(nogil=True)
