@@ -26,6 +26,13 @@ neighbour lists) are unsigned: numba indexes with a signed integer only after te
 for a negative (wrap-around) value, and that test on every such load cost about 15 % of
 the playout time.
 
+The kernels that change or test a position without allocating (:func:`play` and the
+block helpers it calls, :func:`is_legal`, :func:`is_eye`, :func:`hash_after`, and the
+playout's move loop) are compiled without numba's reference counting (``_nrt=False``):
+with it, every call paid atomic increments and decrements on each array of the geometry
+and state tuples it unpacks, which made the tree part of an MCTS simulation 1.7 times
+slower (``docs/PERFORMANCE.md``).
+
 Playouts (:func:`playout`) use simple ko only, never fill the mover's own single-point
 eye (the Brown/libego eye rule: all orthogonal neighbours own, and opponent diagonals plus
 one for any off-board diagonal fewer than two), forbid suicide, stop after two passes or
@@ -259,7 +266,7 @@ def _add_empty(empties: np.ndarray, epos: np.ndarray, meta: np.ndarray, p: int) 
     meta[M_NEMPTY] = n + 1
 
 
-@jit.njit(nogil=True)
+@jit.njit(nogil=True, _nrt=False)
 def _remove_block(g: Any, s: Any, r: int, col: int) -> None:
     nbr, nnbr, diag, ndiag, nbrmask, zob = g
     color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
@@ -284,7 +291,7 @@ def _remove_block(g: Any, s: Any, r: int, col: int) -> None:
     hsh[0] = h
 
 
-@jit.njit(nogil=True)
+@jit.njit(nogil=True, _nrt=False)
 def _merge(
     root: np.ndarray, nst: np.ndarray, stones: np.ndarray, libs: np.ndarray, r: int, rq: int
 ) -> None:
@@ -481,7 +488,7 @@ def _pat3_code(color: np.ndarray, size: int, p: int) -> int:
 # --------------------------------------------------------------------------- moves
 
 
-@jit.njit(nogil=True)
+@jit.njit(nogil=True, _nrt=False)
 def play(g: Any, s: Any, p: int, c: int) -> int:
     """Play colour ``c`` at point ``p`` (or pass when ``p`` < 0); the move must be legal.
 
@@ -536,7 +543,7 @@ def play(g: Any, s: Any, p: int, c: int) -> int:
     return captured
 
 
-@jit.njit(nogil=True)
+@jit.njit(nogil=True, _nrt=False)
 def is_legal(g: Any, s: Any, p: int, c: int, multi_suicide: bool) -> bool:
     """Legality of colour ``c`` at ``p`` under simple ko (no superko test).
 
@@ -565,7 +572,7 @@ def is_legal(g: Any, s: Any, p: int, c: int, multi_suicide: bool) -> bool:
     return has_own and multi_suicide
 
 
-@jit.njit(nogil=True)
+@jit.njit(nogil=True, _nrt=False)
 def is_eye(g: Any, color: np.ndarray, p: int, c: int) -> bool:
     """True if empty point ``p`` is a single-point eye of colour ``c`` (playout eye rule)."""
     nbr, nnbr, diag, ndiag, nbrmask, zob = g
@@ -580,7 +587,7 @@ def is_eye(g: Any, color: np.ndarray, p: int, c: int) -> bool:
     return bad < 2
 
 
-@jit.njit(nogil=True)
+@jit.njit(nogil=True, _nrt=False)
 def hash_after(g: Any, s: Any, p: int, c: int) -> np.uint64:
     """Zobrist hash of the stones after the legal move ``c`` at ``p``, without playing it."""
     nbr, nnbr, diag, ndiag, nbrmask, zob = g
@@ -631,7 +638,7 @@ def _root_seen(nbr: np.ndarray, color: np.ndarray, root: np.ndarray, p: int, i: 
     return False
 
 
-@jit.njit(nogil=True)
+@jit.njit(nogil=True, _nrt=False)
 def _block_hash(zob: np.ndarray, stones: np.ndarray, r: int, col: int) -> np.uint64:
     h = U(0)
     for k in range(stones.shape[1]):
