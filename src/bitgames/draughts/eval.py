@@ -62,19 +62,19 @@ CENTRE_MASK = U(g.mask_of([g.square_index(s) for s in
 MAIN_ROAD = U(g.mask_of(g.lines()[8]))
 
 
-@njit
+@njit(_nrt=False)
 def _advance_white(m: np.uint64) -> int:
     return (popcount(m & R2) + 2 * popcount(m & R3) + 3 * popcount(m & R4)
             + 4 * popcount(m & R5) + 5 * popcount(m & R6) + 6 * popcount(m & R7))
 
 
-@njit
+@njit(_nrt=False)
 def _advance_black(m: np.uint64) -> int:
     return (popcount(m & R7) + 2 * popcount(m & R6) + 3 * popcount(m & R5)
             + 4 * popcount(m & R4) + 5 * popcount(m & R3) + 6 * popcount(m & R2))
 
 
-@njit
+@njit(_nrt=False)
 def evaluate(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int,
              wt: np.ndarray) -> int:
     """Score of the position for the side to move (positive = good for it)."""

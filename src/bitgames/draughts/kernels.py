@@ -17,6 +17,12 @@ Flying kings read their rays from one lookup table indexed by the occupancy of t
 diagonal, gathered by a magic multiply (:mod:`bitgames.draughts.magic`). Every table is
 in one ``uint64`` array :data:`T` (:func:`tables`), a module constant of the kernels.
 
+The kernels here, the evaluation and the search allocate nothing (the caller passes the
+move buffer, tables and counters), so they are compiled without numba's reference
+counting (``_nrt=False``, under which an allocation would not compile): with it, every
+array handed to a call paid an atomic increment and decrement, which cost the search
+about 40 % of its time (``docs/PERFORMANCE.md``).
+
 >>> w, b, k, side = start_position(RUSSIAN)
 >>> perft(w, b, k, side, 3, RUSSIAN)
 302
@@ -119,7 +125,7 @@ def start_position(variant: int) -> tuple[np.uint64, np.uint64, np.uint64, int]:
 # ----------------------------------------------------------------------------- kernels
 
 
-@njit
+@njit(_nrt=False)
 def step(x: np.uint64, d: int) -> np.uint64:
     """Shift every bit of ``x`` one square in direction ``d`` (off-board bits vanish)."""
     if d == 0:
@@ -133,14 +139,14 @@ def step(x: np.uint64, d: int) -> np.uint64:
     return (x & CAN_DR) >> U(1)
 
 
-@njit
+@njit(_nrt=False)
 def line_index(s: int, p: int, occ: np.uint64) -> int:
     """Magic index of the occupancy of the diagonal of kind ``p`` through ``s``."""
     base = OFF_LINE + (s * 2 + p) * 3
     return np.int64(((occ & T[base]) * T[base + 1]) >> T[base + 2])
 
 
-@njit
+@njit(_nrt=False)
 def king_has_capture(s: int, captured: np.uint64, occ: np.uint64,
                      foe: np.uint64) -> bool:
     """Can a flying king on ``s`` capture (Turkish strike: ``captured`` pieces block)?"""
@@ -154,7 +160,7 @@ def king_has_capture(s: int, captured: np.uint64, occ: np.uint64,
     return False
 
 
-@njit
+@njit(_nrt=False)
 def short_has_capture(s: int, captured: np.uint64, occ: np.uint64,
                       foe: np.uint64, dlo: int, dhi: int) -> bool:
     """Can a man (or short king) on ``s`` jump, in directions ``dlo`` .. ``dhi - 1``?"""
@@ -170,7 +176,7 @@ def short_has_capture(s: int, captured: np.uint64, occ: np.uint64,
 KEY_MASK = U((1 << 43) - 1)
 
 
-@njit
+@njit(_nrt=False)
 def capture_dfs(s: int, king: int, frm: int, captured: np.uint64, occ: np.uint64,
                 foe: np.uint64, promo_rank: np.uint64, variant: int, dlo: int, dhi: int,
                 promo: int, p0: np.uint64, p1: np.uint64, plen: int, buf: np.ndarray,
@@ -252,7 +258,7 @@ def capture_dfs(s: int, king: int, frm: int, captured: np.uint64, occ: np.uint64
     return n
 
 
-@njit
+@njit(_nrt=False)
 def _emit(frm: int, to: int, captured: np.uint64, promo: int, p0: np.uint64, p1: np.uint64,
           plen: int, buf: np.ndarray, ply: int, n: int, unique: int) -> int:
     mv = captured | (U(frm) << U(32)) | (U(to) << U(37)) | (U(promo) << U(42))
@@ -268,7 +274,7 @@ def _emit(frm: int, to: int, captured: np.uint64, promo: int, p0: np.uint64, p1:
     return n + 1
 
 
-@njit
+@njit(_nrt=False)
 def _man_dirs(side: int, variant: int) -> tuple[int, int]:
     if variant == RUSSIAN:
         return 0, 4
@@ -277,7 +283,7 @@ def _man_dirs(side: int, variant: int) -> tuple[int, int]:
     return 2, 4
 
 
-@njit
+@njit(_nrt=False)
 def _sides(w: np.uint64, b: np.uint64, side: int) -> tuple[np.uint64, np.uint64, np.uint64]:
     """The mover's pieces, the opponent's, and the mover's promotion rank."""
     if side == WHITE:
@@ -285,7 +291,7 @@ def _sides(w: np.uint64, b: np.uint64, side: int) -> tuple[np.uint64, np.uint64,
     return b, w, RANK1
 
 
-@njit
+@njit(_nrt=False)
 def gen_captures(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int,
                  buf: np.ndarray, ply: int, unique: int) -> int:
     """Write every capture of the side to move into ``buf[ply]``; return how many."""
@@ -326,7 +332,7 @@ def gen_captures(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: i
     return n
 
 
-@njit
+@njit(_nrt=False)
 def gen_quiet(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int,
               buf: np.ndarray, ply: int, n: int) -> int:
     """Append the non-capturing moves of the side to move; return the new count."""
@@ -371,7 +377,7 @@ def gen_quiet(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int,
     return n
 
 
-@njit
+@njit(_nrt=False)
 def count_quiet(w: np.uint64, b: np.uint64, k: np.uint64, side: int,
                 variant: int) -> int:
     """Number of non-capturing moves of the side to move (for bulk counting)."""
@@ -400,7 +406,7 @@ def count_quiet(w: np.uint64, b: np.uint64, k: np.uint64, side: int,
     return n
 
 
-@njit
+@njit(_nrt=False)
 def any_capture(w: np.uint64, b: np.uint64, k: np.uint64, side: int,
                 variant: int) -> bool:
     """Has the side to move a capture? (Bitboard shifts for men, table look-ups for kings.)"""
@@ -445,7 +451,7 @@ def any_capture(w: np.uint64, b: np.uint64, k: np.uint64, side: int,
     return False
 
 
-@njit
+@njit(_nrt=False)
 def gen_moves(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int,
               buf: np.ndarray, ply: int, unique: int) -> int:
     """Every legal move into ``buf[ply]`` (captures if any, else quiet moves); the count."""
@@ -454,7 +460,7 @@ def gen_moves(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int,
     return gen_quiet(w, b, k, side, variant, buf, ply, np.int64(0))
 
 
-@njit
+@njit(_nrt=False)
 def _count_single_jumps(w: np.uint64, b: np.uint64, k: np.uint64, side: int,
                         variant: int) -> int:
     """Number of captures when none can continue past one jump; -1 when some can.
@@ -486,7 +492,7 @@ def _count_single_jumps(w: np.uint64, b: np.uint64, k: np.uint64, side: int,
     return n
 
 
-@njit
+@njit(_nrt=False)
 def count_fast(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int) -> int:
     """Number of legal moves without generating them, or -1 when captures must be generated.
 
@@ -501,7 +507,7 @@ def count_fast(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int
     return -1
 
 
-@njit
+@njit(_nrt=False)
 def make_move(w: np.uint64, b: np.uint64, k: np.uint64, side: int,
               mv: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64, int]:
     """The position after move ``mv`` (copy-make)."""
@@ -521,7 +527,7 @@ def make_move(w: np.uint64, b: np.uint64, k: np.uint64, side: int,
     return w, b, k, 1 - side
 
 
-@njit
+@njit(_nrt=False)
 def _perft(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, variant: int,
            unique: int, buf: np.ndarray, ply: int) -> int:
     if depth == 1:
@@ -570,7 +576,7 @@ def path_of(row: np.ndarray) -> list[int]:
     return [(p0 >> 5 * j & 31) if j < 12 else (p1 >> 5 * (j - 12) & 31) for j in range(plen)]
 
 
-@njit
+@njit(_nrt=False)
 def _divide(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, variant: int,
             unique: int, buf: np.ndarray, counts: np.ndarray) -> int:
     zero = np.int64(0)

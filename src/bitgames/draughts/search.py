@@ -60,7 +60,7 @@ LEVELS: dict[int, tuple[int, float]] = {
 S_NODES, S_LIMIT, S_ABORT, S_BEST, S_SELDEPTH = 0, 1, 2, 3, 4
 
 
-@njit
+@njit(_nrt=False)
 def zobrist(w: np.uint64, b: np.uint64, k: np.uint64, side: int) -> np.uint64:
     """Hash key of a position."""
     h = U(0)
@@ -79,7 +79,7 @@ def zobrist(w: np.uint64, b: np.uint64, k: np.uint64, side: int) -> np.uint64:
     return h
 
 
-@njit
+@njit(_nrt=False)
 def _quiesce(w: np.uint64, b: np.uint64, k: np.uint64, side: int, alpha: int, beta: int,
              ply: int, variant: int, buf: np.ndarray, stats: np.ndarray,
              wt: np.ndarray) -> int:
@@ -102,7 +102,7 @@ def _quiesce(w: np.uint64, b: np.uint64, k: np.uint64, side: int, alpha: int, be
     return best
 
 
-@njit(nogil=True)
+@njit(nogil=True, _nrt=False)
 def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha: int,
          beta: int, ply: int, variant: int, buf: np.ndarray, tt_key: np.ndarray,
          tt_val: np.ndarray, killers: np.ndarray, history: np.ndarray,
