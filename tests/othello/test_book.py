@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -146,6 +147,53 @@ def test_build_resumes_and_saves(tmp_path: Path) -> None:
     assert wider.build(by_mobility, 1, plies=3, width=1000) > 0
     with pytest.raises(ValueError, match="cannot read opening book"):
         Book.load(tmp_path / "missing.npz")
+
+
+class Interrupted(Exception):
+    pass
+
+
+def counting(limit: int | None = None
+             ) -> tuple[list[Board], Callable[[Board], list[tuple[str, int]]]]:
+    """``by_mobility`` recording the positions it searches; raises after ``limit`` calls."""
+    calls: list[Board] = []
+
+    def search(board: Board) -> list[tuple[str, int]]:
+        if limit is not None and len(calls) >= limit:
+            raise Interrupted
+        calls.append(board.copy(stack=False))
+        return by_mobility(board)
+
+    return calls, search
+
+
+def test_build_searches_each_position_once_even_across_an_interruption(tmp_path: Path) -> None:
+    whole, search = counting()
+    full = Book()
+    full.build(search, 1, plies=5, width=10, save_to=tmp_path / "full.npz")
+    keys = [canonical(*b.bitboards())[0] for b in whole]
+    assert len(keys) == len(set(keys)) == len(full.scores)  # one search per position
+    assert len(whole) == len(full) > 30  # every book position, once
+    again, search = counting()
+    assert Book.load(tmp_path / "full.npz").build(search, 1, plies=5, width=10) == 0
+    assert again == []  # finished: resuming searches nothing
+    # stopped in the middle (the last checkpoint a few positions back), then resumed
+    path = tmp_path / "part.npz"
+    first, search = counting(limit=len(whole) // 2)
+    with pytest.raises(Interrupted):
+        Book().build(search, 1, plies=5, width=10, save_to=path, save_every=4)
+    part = Book.load(path)
+    saved = set(part.scores)
+    assert 0 < len(saved) < len(whole)
+    second, search = counting()
+    part.build(search, 1, plies=5, width=10, save_to=path)
+    assert part.table == full.table and Book.load(path).table == full.table
+    assert not {canonical(*b.bitboards())[0] for b in second} & saved  # none twice
+    assert len(second) <= len(whole) - len(saved)
+    # a new depth searches again
+    deeper, search = counting()
+    Book.load(tmp_path / "full.npz").build(search, 2, plies=2, width=10)
+    assert len(deeper) > 0
 
 
 def test_nboard_plays_hints_and_learns_from_the_book(tmp_path: Path) -> None:

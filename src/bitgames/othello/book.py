@@ -15,7 +15,9 @@ moves share one entry. A draw in the book (a child whose value is exactly 0) cou
 
 The book is built by search (:meth:`Book.build`: expand every move within ``width``
 centi-discs of the best, down to ``plies``; resumable, it saves as it goes) and grows by
-learning games (:meth:`Book.learn`, NBoard's ``learn``). Files are NumPy ``.npz`` archives.
+learning games (:meth:`Book.learn`, NBoard's ``learn``). Files are NumPy ``.npz`` archives;
+they also hold the move scores of every position searched (:meth:`Book.searched`), so that
+a resumed or extended build searches no position twice (files without them still load).
 
 >>> from bitgames.othello.board import Board
 >>> book = Book()
@@ -153,6 +155,8 @@ class Book:
     def __init__(self) -> None:
         # key -> [value, leaf square (canonical frame) or -1, leaf value, depth, games]
         self.table: dict[tuple[int, int], list[int]] = {}
+        # key -> (depth, [(square in the canonical frame, score), ...] best first)
+        self.scores: dict[tuple[int, int], tuple[int, list[tuple[int, int]]]] = {}
 
     def __len__(self) -> int:
         return len(self.table)
@@ -236,7 +240,7 @@ class Book:
         """
         old = self._row(board)[0]
         games = old[4] if old is not None else 0
-        scores = search(board)
+        scores = self.searched(board, search, depth)
         leaf: tuple[str, int] | None = None
         for mv, score in scores:
             if _child(board, mv) not in self:
@@ -246,6 +250,35 @@ class Book:
             self.insert(board, scores[0][1] if scores else 0, None, NO_LEAF, depth, games)
         else:
             self.insert(board, leaf[1], leaf[0], leaf[1], depth, games)
+        return scores
+
+    def searched(self, board: Board, search: Callable[[Board], list[tuple[str, int]]],
+                 depth: int) -> list[tuple[str, int]]:
+        """``search(board)``, done once per position and depth: the move scores are kept
+        with the book (and in its file), so a resumed or extended :meth:`build` and a
+        leaf that :meth:`learn` must choose again do not search the position again.
+
+        >>> calls = []
+        >>> def search(b):
+        ...     calls.append(b)
+        ...     return [("f6", 30), ("f4", 20), ("d6", 10)]
+        >>> book = Book()
+        >>> book.searched(Board.from_transcript("f5"), search, 4)
+        [('f6', 30), ('f4', 20), ('d6', 10)]
+        >>> book.searched(Board.from_transcript("d3"), search, 4)  # an image of f5
+        [('c3', 30), ('e3', 20), ('c5', 10)]
+        >>> len(calls)
+        1
+        """
+        key, k = canonical(*board.bitboards())
+        known = self.scores.get(key)
+        if known is not None and known[0] == depth:
+            back = INVERSE[k]
+            return [(square_name(back[sq]), score) for sq, score in known[1]]
+        scores = search(board)
+        if all(mv != "pass" for mv, _ in scores):
+            self.scores[key] = (depth, [(SQUARE_MAP[k][parse_square(mv)], int(score))
+                                        for mv, score in scores])
         return scores
 
     def negamax(self, board: Board | None = None) -> int:
@@ -316,9 +349,10 @@ class Book:
         """Expand the book from the start position; return the number of positions added.
 
         Breadth first, every move within ``width`` centi-discs of a position's best move
-        is followed, down to ``plies`` plies. Positions already in the book are not
-        searched again, so an interrupted build resumes where it stopped; with
-        ``save_to`` the book is saved every ``save_every`` new positions and at the end.
+        is followed, down to ``plies`` plies. A position searched before at ``depth``
+        (its scores are kept, see :meth:`searched`) is not searched again, so an
+        interrupted build resumes where it stopped; with ``save_to`` the book is saved
+        every ``save_every`` new positions and at the end.
         """
         added = 0
         frontier = [Board()]
@@ -344,7 +378,7 @@ class Book:
                 if ply == plies:
                     continue
                 if scores is None:
-                    scores = search(b)
+                    scores = self.searched(b, search, depth)
                 best = scores[0][1]
                 nxt.extend(_child(b, mv) for mv, s in scores if s >= best - width)
             frontier = nxt
@@ -359,6 +393,8 @@ class Book:
         """Write the book to ``path`` (``.npz``), atomically: a crash never leaves half a file."""
         keys = list(self.table)
         rows = np.array([self.table[k] for k in keys], dtype=np.int64).reshape(-1, 5)
+        scored = list(self.scores)
+        moves = [m for k in scored for m in self.scores[k][1]]
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz")
@@ -374,6 +410,12 @@ class Book:
                 leaf_value=rows[:, 2].astype(np.int32),
                 depth=rows[:, 3].astype(np.int8),
                 games=rows[:, 4].astype(np.int32),
+                scored_p=np.array([k[0] for k in scored], dtype=np.uint64),
+                scored_o=np.array([k[1] for k in scored], dtype=np.uint64),
+                scored_depth=np.array([self.scores[k][0] for k in scored], dtype=np.int8),
+                scored_count=np.array([len(self.scores[k][1]) for k in scored], dtype=np.int8),
+                scored_square=np.array([m[0] for m in moves], dtype=np.int8),
+                scored_value=np.array([m[1] for m in moves], dtype=np.int32),
             )
             os.replace(tmp, path)
         finally:
@@ -390,11 +432,21 @@ class Book:
                                         f"expected {FORMAT}")
                 cols = [f[n] for n in ("p", "o", "value", "leaf", "leaf_value", "depth",
                                        "games")]
+                scored = ([f[n].tolist() for n in ("scored_p", "scored_o", "scored_depth",
+                                                   "scored_count", "scored_square",
+                                                   "scored_value")]
+                          if "scored_p" in f.files else [[]] * 6)
         except (OSError, KeyError, ValueError) as exc:
             raise BitgamesError(f"cannot read opening book {path}: {exc}") from None
         book = cls()
         for p, o, v, leaf, lv, d, g in zip(*(c.tolist() for c in cols), strict=True):
             book.table[(p, o)] = [v, leaf, lv, d, g]
+        squares, values = scored[4], scored[5]
+        at = 0
+        for p, o, d, n in zip(*scored[:4], strict=True):
+            book.scores[(p, o)] = (d, list(zip(squares[at:at + n], values[at:at + n],
+                                               strict=True)))
+            at += n
         return book
 
 
