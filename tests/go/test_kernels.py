@@ -212,7 +212,7 @@ def test_hash_after_equals_the_hash_of_the_played_move(size: int) -> None:
                     want ^= int(zob[q, color[q]])
             assert int(K.hash_after(g, s, p, c)) == want == int(t[9][0])
             suicides += color[p] == 0
-            captures += bool(np.count_nonzero(color) < np.count_nonzero(s[0]) + 1)
+            captures += color[p] != 0 and np.count_nonzero(color) <= np.count_nonzero(s[0])
         if not legal:
             K.play(g, s, -1, c)
             continue

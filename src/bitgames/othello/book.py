@@ -334,7 +334,7 @@ class Book:
             row = self._row(b)[0]
             assert row is not None
             row[4] += 1
-        for b in path[:-1]:  # leaves that now lead into the book must be searched again
+        for b in path[:-1]:  # leaves that now lead into the book must be chosen again
             e = self.entry(b)
             if e is not None and e.leaf_move is not None and _child(b, e.leaf_move) in self:
                 self.evaluate(b, search, depth)
@@ -364,11 +364,10 @@ class Book:
                 if key in seen or b.is_game_over():
                     continue
                 seen.add(key)
-                scores: list[tuple[str, int]] | None = None
                 if b not in self:
                     if max_positions is not None and added >= max_positions:
                         continue
-                    scores = self.evaluate(b, search, depth)
+                    self.evaluate(b, search, depth)
                     added += 1
                     if on_position is not None:
                         on_position(added, ply)
@@ -377,8 +376,7 @@ class Book:
                         self.save(save_to)
                 if ply == plies:
                     continue
-                if scores is None:
-                    scores = self.searched(b, search, depth)
+                scores = self.searched(b, search, depth)  # kept by evaluate: no new search
                 best = scores[0][1]
                 nxt.extend(_child(b, mv) for mv, s in scores if s >= best - width)
             frontier = nxt

@@ -101,11 +101,9 @@ def play_games(first_id: int, count: int, seed: int, cfg: dict[str, Any]
 
     U = np.uint64
     rng = np.random.default_rng([seed, first_id])
-    if cfg["play_weights"]:
-        engine = Engine(level=cfg["play_depth"], evaluation="pattern",
-                        weights=cfg["play_weights"], table_bits=16)
-    else:
-        engine = Engine(level=cfg["play_depth"], evaluation="classic", table_bits=16)
+    engine = Engine(level=cfg["play_depth"],
+                    evaluation="pattern" if cfg["play_weights"] else "classic",
+                    weights=cfg["play_weights"] or None, table_bits=16)
     solver = Solver(table_bits=20)
     ps: list[int] = []
     os_: list[int] = []
