@@ -1,0 +1,510 @@
+"""One engine interface for every game: limits, scores, search results, time, stopping.
+
+Modelled on python-chess's engine layer. Every game has ``bitgames.<game>.Engine``, a
+subclass of :class:`Engine`::
+
+    engine = Engine(level=5)
+    result = engine.search(board, Limit(depth=8), on_info=print)
+    result.move, result.score, result.pv, result.depth, result.nodes, result.ended
+
+- :class:`Limit` says how long to think: a depth, a node count (for Go: playouts), a time
+  per move, or the game clock of the side to move (remaining time, increment, moves to
+  go); ``Limit()`` means "the engine's level decides".
+- :class:`Score` carries its unit (:class:`Unit`: discs, men, pawns, win rate) and says
+  when it is exact: an Othello solve, a forced win in N plies, a database result.
+- :class:`Info` is what ``on_info`` receives at every finished iteration;
+  :class:`SearchResult` is the answer, with how the search ended (:class:`End`).
+- ``engine.stop()`` (from any thread) makes the running search return its best move so far
+  at once: every engine owns a :class:`StopSignal` whose flag its kernels poll.
+- :class:`TimeManager` turns a clock into an optimum and a hard maximum per move, with a
+  per-game hook for how the phase of the game weights time.
+- :func:`interruptible` turns Ctrl-C into a stop: long commands print what they have and
+  exit with status 130.
+
+>>> Score(1.5, Unit.DISCS)
+Score(1.5, Unit.DISCS)
+>>> str(Score(-0.25, Unit.PAWNS)), str(Score(12, Unit.DISCS, exact=True))
+('-0.25 pawns', '+12 discs (exact)')
+>>> str(Score.win_in(7, Unit.MEN)), str(-Score.win_in(7, Unit.MEN))
+('win in 7', 'loss in 7')
+>>> budget = TimeManager().budget(Limit(remaining=60.0), [1.0] * 30)
+>>> 1.0 < budget.optimum < budget.maximum < 20.0
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import math
+import signal
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Protocol
+
+import numpy as np
+
+from bitgames.core.errors import BitgamesError
+
+# -- scores -------------------------------------------------------------------------------------
+
+
+class Unit(enum.Enum):
+    """The unit of a score; each game documents which one its engine reports."""
+
+    DISCS = "discs"  #: Othello: final disc difference (exact) or its estimate
+    MEN = "men"  #: draughts: material, one man = 1.0
+    PAWNS = "pawns"  #: Leiserchess: material, one pawn = 1.0 (UCI says centipawns)
+    WINRATE = "win rate"  #: Go: the probability of winning, 0.0 to 1.0
+
+
+@dataclass(frozen=True)
+class Score:
+    """A score for the side to move, in ``unit``.
+
+    ``exact`` says the value is proven, not estimated. ``plies`` is set for a forced end
+    of the game: a win (``value`` > 0) or a loss (``value`` < 0) in that many plies; its
+    ``value`` is then +-inf.
+
+    >>> Score(0.62, Unit.WINRATE).value
+    0.62
+    >>> Score.win_in(3, Unit.PAWNS) > Score(50.0, Unit.PAWNS)
+    True
+    """
+
+    value: float
+    unit: Unit
+    exact: bool = False
+    plies: int | None = None
+
+    @classmethod
+    def win_in(cls, plies: int, unit: Unit) -> Score:
+        """A forced win in ``plies`` plies (negate it for a loss)."""
+        return cls(math.inf, unit, exact=True, plies=plies)
+
+    @property
+    def is_win(self) -> bool:
+        return self.plies is not None and self.value > 0
+
+    @property
+    def is_loss(self) -> bool:
+        return self.plies is not None and self.value < 0
+
+    def __neg__(self) -> Score:
+        value = 1.0 - self.value if self.unit is Unit.WINRATE else -self.value
+        return replace(self, value=value)
+
+    def _key(self) -> tuple[float, float]:
+        if self.plies is None:
+            return (0.0, self.value)
+        # a quicker win is better, a slower loss is better
+        return (math.copysign(1.0, self.value), -self.plies if self.value > 0 else self.plies)
+
+    def __lt__(self, other: Score) -> bool:
+        return self._key() < other._key()
+
+    def __gt__(self, other: Score) -> bool:
+        return self._key() > other._key()
+
+    def __str__(self) -> str:
+        if self.plies is not None:
+            return f"{'win' if self.value > 0 else 'loss'} in {self.plies}"
+        if self.unit is Unit.WINRATE:
+            text = f"{100 * self.value:.1f}% win rate"
+        elif self.exact and float(self.value).is_integer():
+            text = f"{int(self.value):+d} {self.unit.value}"
+        else:
+            text = f"{self.value:+.2f} {self.unit.value}"
+        return text + (" (exact)" if self.exact else "")
+
+    def __repr__(self) -> str:
+        extra = (", exact=True" if self.exact else "") + (
+            f", plies={self.plies}" if self.plies is not None else "")
+        return f"Score({self.value!r}, Unit.{self.unit.name}{extra})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"value": 1.5, "unit": "discs", "exact": false}`` (and
+        ``"plies"`` with ``"value": "win"``/``"loss"`` for a forced end)."""
+        if self.plies is not None:
+            return {"value": "win" if self.value > 0 else "loss", "plies": self.plies,
+                    "unit": self.unit.value, "exact": True}
+        return {"value": self.value, "unit": self.unit.value, "exact": self.exact}
+
+
+# -- limits, infos, results ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Limit:
+    """How long to think. Several limits may be given: the search stops at the first.
+
+    ``depth`` plies, ``nodes`` (Go: playouts), ``time`` seconds for this move, or a game
+    clock for the side to move: ``remaining`` seconds, ``increment`` per move, and
+    ``moves_to_go`` until the next time control. ``infinite`` searches until
+    :meth:`Engine.stop`. ``Limit()`` leaves it to the engine's level.
+
+    >>> Limit(depth=6).is_empty(), Limit().is_empty()
+    (False, True)
+    """
+
+    depth: int | None = None
+    nodes: int | None = None
+    time: float | None = None
+    remaining: float | None = None
+    increment: float = 0.0
+    moves_to_go: int | None = None
+    infinite: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("depth", "nodes"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise BitgamesError(f"limit {name} must be at least 1, got {value}")
+        for name in ("time", "remaining"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise BitgamesError(f"limit {name} must not be negative, got {value}")
+
+    def is_empty(self) -> bool:
+        """True when no limit is set (the engine's level decides)."""
+        return (self.depth is None and self.nodes is None and self.time is None
+                and self.remaining is None and not self.infinite)
+
+
+class End(enum.Enum):
+    """How a search ended."""
+
+    COMPLETED = "completed"  #: reached its depth or node limit, or proved the result
+    STOPPED = "stopped"  #: :meth:`Engine.stop` was called (a GUI, Ctrl-C)
+    TIME = "time"  #: its time ran out
+
+
+@dataclass
+class Info:
+    """What an engine reports while it searches (each finished iteration)."""
+
+    depth: int = 0
+    seldepth: int | None = None
+    score: Score | None = None
+    nodes: int = 0
+    time: float = 0.0
+    pv: list[Any] = field(default_factory=list)
+
+    @property
+    def nps(self) -> float:
+        """Nodes (Go: playouts) per second."""
+        return self.nodes / self.time if self.time > 0 else 0.0
+
+
+@dataclass
+class SearchResult:
+    """The answer of a search: the move to play (``None`` when there is none), its score,
+    the principal variation and the statistics, and how the search ended.
+
+    ``multipv`` holds every root move's score, best first, when the engine was asked for
+    them.
+    """
+
+    move: Any
+    score: Score | None = None
+    pv: list[Any] = field(default_factory=list)
+    depth: int = 0
+    nodes: int = 0
+    time: float = 0.0
+    ended: End = End.COMPLETED
+    seldepth: int | None = None
+    multipv: list[tuple[Any, Score]] = field(default_factory=list)
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.time if self.time > 0 else 0.0
+
+    def info(self) -> Info:
+        """The same facts as an :class:`Info`."""
+        return Info(self.depth, self.seldepth, self.score, self.nodes, self.time, list(self.pv))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, moves as text; the keys every command's ``--json`` uses."""
+        return {
+            "move": None if self.move is None else str(self.move),
+            "score": None if self.score is None else self.score.to_dict(),
+            "pv": [str(m) for m in self.pv],
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "time": round(self.time, 6),
+            "nps": round(self.nps),
+            "ended": self.ended.value,
+        }
+
+
+InfoCallback = Callable[[Info], None]
+
+
+# -- stopping -----------------------------------------------------------------------------------
+
+
+class StopSignal:
+    """One stop flag that kernels poll and any thread may raise.
+
+    ``flag`` is an ``int64`` array of length 1 to pass to kernels (they stop when
+    ``flag[0] != 0``); :meth:`attach` adds other slots to raise at the same time (a
+    kernel's control array), :meth:`arm` raises it after a delay (a hard time limit).
+
+    >>> stop = StopSignal()
+    >>> stop.is_set(), stop.set(), stop.is_set(), int(stop.flag[0])
+    (False, None, True, 1)
+    """
+
+    def __init__(self) -> None:
+        self.flag = np.zeros(1, dtype=np.int64)
+        self._slots: list[tuple[np.ndarray, int]] = []
+        self._timer: threading.Timer | None = None
+        self.timed_out = False
+
+    def attach(self, array: np.ndarray, index: int) -> None:
+        """Also write 1 into ``array[index]`` whenever the signal is set."""
+        self._slots.append((array, index))
+
+    def set(self) -> None:
+        """Raise the flag: every kernel polling it returns as soon as it can."""
+        self.flag[0] = 1
+        for array, index in self._slots:
+            array[index] = 1
+
+    def is_set(self) -> bool:
+        return bool(self.flag[0])
+
+    def clear(self) -> None:
+        """Lower the flag (and the attached slots) before a new search."""
+        self.disarm()
+        self.flag[0] = 0
+        self.timed_out = False
+        for array, index in self._slots:
+            array[index] = 0
+
+    def arm(self, seconds: float) -> None:
+        """Raise the flag after ``seconds`` (and remember it was the clock)."""
+        self.disarm()
+
+        def expire() -> None:
+            self.timed_out = True
+            self.set()
+
+        self._timer = threading.Timer(max(seconds, 0.0), expire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def end(self, completed: bool = True) -> End:
+        """How a search that polled this signal ended."""
+        if self.timed_out:
+            return End.TIME
+        if self.is_set():
+            return End.STOPPED
+        return End.COMPLETED if completed else End.TIME
+
+
+@contextlib.contextmanager
+def interruptible(on_interrupt: Callable[[], None]) -> Iterator[list[bool]]:
+    """Within the block, Ctrl-C (SIGINT) calls ``on_interrupt`` instead of raising.
+
+    The block receives a one-element list that turns ``[True]`` once Ctrl-C was pressed,
+    so a command can print what it has and exit with status 130. A second Ctrl-C raises
+    ``KeyboardInterrupt`` as usual. Outside the main thread this does nothing.
+
+    >>> with interruptible(lambda: None) as pressed:
+    ...     pressed
+    [False]
+    """
+    pressed = [False]
+    if threading.current_thread() is not threading.main_thread():
+        yield pressed
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        if pressed[0]:
+            raise KeyboardInterrupt
+        pressed[0] = True
+        on_interrupt()
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield pressed
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+# -- time ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TimeBudget:
+    """Seconds for one move: aim at ``optimum`` (start no new iteration after it), never
+    pass ``maximum`` (the stop signal is armed for it)."""
+
+    optimum: float
+    maximum: float
+
+
+class TimeManager:
+    """From a :class:`Limit` to a :class:`TimeBudget` for this move.
+
+    ``weights`` (the per-game hook) give the relative time of this move (first) and of each
+    of our later moves the game is expected to need: Othello weights the early midgame
+    more and hands a block to the exact solve; a game with no better idea passes
+    ``[1.0] * moves_left``. ``moves_to_go`` cuts them at the next time control.
+
+    The optimum is the usable time (the clock less an emergency reserve) times this move's
+    share of the weights, plus most of the increment; the maximum is ``max_ratio`` times
+    that, never more than ``max_fraction`` of the usable time, so a game is never lost on
+    time. Below ``panic`` seconds the engine gets a token budget and should answer at
+    once. ``Limit(time=t)`` gives exactly ``t``; no time limit gives ``inf``.
+
+    >>> TimeManager().budget(Limit(time=2.0), [1.0])
+    TimeBudget(optimum=2.0, maximum=2.0)
+    >>> TimeManager().budget(Limit(depth=3), [1.0]).maximum
+    inf
+    >>> b = TimeManager().budget(Limit(remaining=0.05), [1.0] * 10)
+    >>> b.maximum < 0.05
+    True
+    """
+
+    def __init__(self, reserve_fraction: float = 0.08, reserve_max: float = 1.0,
+                 overhead: float = 0.03, max_ratio: float = 2.5, max_fraction: float = 0.25,
+                 panic: float = 0.25) -> None:
+        self.reserve_fraction = reserve_fraction
+        self.reserve_max = reserve_max
+        self.overhead = overhead
+        self.max_ratio = max_ratio
+        self.max_fraction = max_fraction
+        self.panic = panic
+
+    def budget(self, limit: Limit, weights: Sequence[float]) -> TimeBudget:
+        optimum = maximum = math.inf
+        if limit.time is not None:
+            optimum = maximum = max(limit.time, 0.001)
+        if limit.remaining is not None:
+            clock = self._from_clock(limit, weights)
+            optimum, maximum = min(optimum, clock.optimum), min(maximum, clock.maximum)
+        return TimeBudget(optimum, maximum)
+
+    def _from_clock(self, limit: Limit, weights: Sequence[float]) -> TimeBudget:
+        remaining = float(limit.remaining or 0.0)
+        increment = limit.increment
+        if remaining < self.panic:
+            token = max(0.0, min(0.2 * remaining, 0.5 * increment + 0.1 * remaining))
+            return TimeBudget(token, token)
+        reserve = min(self.reserve_max, self.reserve_fraction * remaining) + self.overhead
+        usable = max(0.0, remaining - reserve)
+        ahead = list(weights) or [1.0]
+        if limit.moves_to_go is not None:
+            ahead = ahead[: max(1, limit.moves_to_go)]
+        optimum = usable * ahead[0] / sum(ahead) + 0.8 * increment
+        maximum = min(self.max_ratio * optimum, self.max_fraction * usable + 0.8 * increment)
+        maximum = min(maximum, usable)
+        return TimeBudget(max(min(optimum, maximum), 0.0), max(maximum, 0.0))
+
+
+# -- the engine interface -----------------------------------------------------------------------
+
+
+class Engine(ABC):
+    """The interface every game's engine implements.
+
+    Subclasses set :attr:`MAX_LEVEL` and :attr:`unit`, document what each level sets, and
+    implement :meth:`search`, :meth:`new_game` and :meth:`_apply_level`. Their kernels poll
+    ``self.stop_signal.flag`` (or slots attached to it), so :meth:`stop` works from any
+    thread.
+    """
+
+    #: The strongest level; level 1 is the weakest in every game.
+    MAX_LEVEL: ClassVar[int] = 10
+    #: The unit of this engine's scores.
+    unit: ClassVar[Unit]
+
+    def __init__(self, level: int | None = None) -> None:
+        self.stop_signal = StopSignal()
+        self.time_manager = TimeManager()
+        self._level = 0
+        self.level = self.MAX_LEVEL // 2 if level is None else level
+
+    @property
+    def level(self) -> int:
+        """The strength setting, 1 (weakest) to :attr:`MAX_LEVEL`."""
+        return self._level
+
+    @level.setter
+    def level(self, n: int) -> None:
+        if not 1 <= n <= self.MAX_LEVEL:
+            raise BitgamesError(f"level must be 1..{self.MAX_LEVEL}, got {n}")
+        self._level = n
+        self._apply_level(n)
+
+    @abstractmethod
+    def _apply_level(self, n: int) -> None:
+        """Set what level ``n`` means (depth, time, selectivity, ...)."""
+
+    @abstractmethod
+    def search(self, board: Any, limit: Limit | None = None,
+               on_info: InfoCallback | None = None) -> SearchResult:
+        """Search ``board`` (not changed) within ``limit`` and return the best move.
+
+        ``on_info`` receives an :class:`Info` at every finished iteration.
+        """
+
+    @abstractmethod
+    def new_game(self) -> None:
+        """Forget what was learnt in the previous game (tables, histories, trees)."""
+
+    def stop(self) -> None:
+        """Make the running search return its best move so far, at once (thread-safe)."""
+        self.stop_signal.set()
+
+    def play(self, board: Any, limit: Limit | None = None) -> Any:
+        """Just the move: ``search(board, limit).move``."""
+        return self.search(board, limit).move
+
+
+class Player(Protocol):
+    """Anything that plays games: a built-in engine with limits, or an outside engine
+    driven through its protocol (``bitgames.<game>`` clients). Used by matches."""
+
+    name: str
+
+    def new_game(self) -> None: ...
+
+    def play(self, board: Any, limit: Limit) -> SearchResult: ...
+
+    def close(self) -> None: ...
+
+
+class EnginePlayer:
+    """A :class:`Player` made of a built-in engine and a fixed limit.
+
+    The match's clock, when it has one, replaces the limit's ``remaining``/``increment``.
+    """
+
+    def __init__(self, engine: Engine, limit: Limit | None = None, name: str = "") -> None:
+        self.engine = engine
+        self.limit = limit or Limit()
+        self.name = name or f"{type(engine).__module__.split('.')[1]} level {engine.level}"
+
+    def new_game(self) -> None:
+        self.engine.new_game()
+
+    def play(self, board: Any, limit: Limit) -> SearchResult:
+        if limit.remaining is not None:
+            mine = replace(self.limit, remaining=limit.remaining, increment=limit.increment,
+                           moves_to_go=limit.moves_to_go)
+        else:
+            mine = self.limit
+        return self.engine.search(board, mine)
+
+    def close(self) -> None:
+        pass

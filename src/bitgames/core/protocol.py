@@ -1,0 +1,474 @@
+"""One protocol layer: the session base of NBoard, Hub, GTP and UCI, their clients, tests.
+
+Three parts, each written once:
+
+- :class:`Session` -- our side of a conversation with a GUI. It owns what every protocol
+  needs: a locked, flushed :meth:`~Session.send`; logging to stderr only; a worker thread
+  to think, stop and wait; a :meth:`~Session.handle` that never raises (a bad line gets
+  the dialect's error reply, the state is unchanged, the session goes on); and a dispatch
+  table built from the ``cmd_<name>`` methods. A dialect (``othello/nboard.py``,
+  ``draughts/hub.py``, ``go/gtp.py``, ``leiserchess/uci.py``) only says how a line splits
+  into a command and how replies and errors are written.
+- :class:`Client` over a :class:`Transport` -- the other direction: bitgames driving an
+  outside engine (:class:`ProcessTransport`, a subprocess) for matches.
+- Test harnesses in python-chess's ``MockTransport`` style: :class:`SessionHarness`
+  scripts the lines sent to one of our sessions and the replies expected;
+  :class:`MockTransport` scripts an outside engine for a client.
+
+>>> class Echo(Session):
+...     def cmd_echo(self, args):
+...         return " ".join(args)
+>>> harness = SessionHarness(Echo)
+>>> harness.send("echo hello world")
+>>> harness.expect("hello world")
+'hello world'
+>>> harness.send("nonsense")
+>>> harness.expect("error: unknown command: nonsense")
+'error: unknown command: nonsense'
+"""
+
+from __future__ import annotations
+
+import io
+import queue
+import re
+import shlex
+import subprocess
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from bitgames.core.errors import BitgamesError, EngineError
+
+# -- our side: sessions -------------------------------------------------------------------------
+
+
+@dataclass
+class Command:
+    """One parsed input line: the command's name, its arguments, and the id some protocols
+    (GTP) put in front."""
+
+    name: str
+    args: list[str] = field(default_factory=list)
+    id: str = ""
+    line: str = ""
+
+
+class Session:
+    """The base of every protocol session; a dialect subclasses it.
+
+    Commands are methods ``cmd_<name>(args) -> str | None``; a returned string is the
+    reply (:meth:`reply` formats it). A dialect overrides :meth:`parse`, :meth:`reply`,
+    :meth:`error` and :meth:`unknown` where its protocol says otherwise, and :meth:`halt`
+    to stop its engine. ``quit`` ends the session in every dialect.
+    """
+
+    #: the protocol's name, in log lines
+    protocol = "protocol"
+
+    def __init__(self, out: TextIO | None = None, log: TextIO | None = None) -> None:
+        self.out = out if out is not None else sys.stdout
+        self.log_stream = log if log is not None else sys.stderr
+        self.running = True
+        self._write_lock = threading.Lock()
+        self._worker: threading.Thread | None = None
+        self.commands: dict[str, Callable[[list[str]], str | None]] = {
+            name[4:]: getattr(self, name) for name in dir(self) if name.startswith("cmd_")
+        }
+
+    # -- output ---------------------------------------------------------------------------------
+
+    def send(self, line: str) -> None:
+        """Write one line (or several, joined by newlines) to the GUI and flush."""
+        with self._write_lock:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+    def log(self, text: str) -> None:
+        """A diagnostic on stderr (never on the protocol's output)."""
+        print(f"{self.protocol}: {text}", file=self.log_stream, flush=True)
+
+    # -- the dialect's hooks --------------------------------------------------------------------
+
+    def parse(self, line: str) -> Command | None:
+        """Split a line into a :class:`Command`; ``None`` for a line to ignore (blank)."""
+        parts = line.split()
+        if not parts:
+            return None
+        return Command(parts[0], parts[1:], line=line.rstrip("\r\n"))
+
+    def reply(self, command: Command, result: str | None) -> None:
+        """Send a command's result (nothing when it returned ``None``)."""
+        if result is not None:
+            self.send(result)
+
+    def error(self, command: Command, message: str) -> None:
+        """Tell the GUI a command failed (the state is unchanged)."""
+        self.send(f"error: {message}")
+
+    def unknown(self, command: Command) -> None:
+        """A command this dialect does not know."""
+        self.error(command, f"unknown command: {command.name}")
+
+    def halt(self) -> None:
+        """Stop the engine's search (called by :meth:`stop_thinking`)."""
+
+    # -- the loop -------------------------------------------------------------------------------
+
+    def cmd_quit(self, args: list[str]) -> str | None:
+        self.stop_thinking()
+        self.running = False
+        return None
+
+    def handle(self, line: str) -> bool:
+        """Process one line; never raises. Returns False once the session should end."""
+        try:
+            command = self.parse(line)
+        except (BitgamesError, ValueError) as exc:
+            self.error(Command("", line=line), str(exc) or type(exc).__name__)
+            return self.running
+        if command is None:
+            return self.running
+        handler = self.commands.get(command.name)
+        if handler is None:
+            self.unknown(command)
+            return self.running
+        try:
+            result = handler(command.args)
+        except (BitgamesError, ValueError, IndexError, OSError) as exc:
+            message = (str(exc) or type(exc).__name__).splitlines()[0]
+            self.error(command, message)
+        except Exception as exc:  # a protocol mode must never die on a line
+            self.log(f"internal error on {command.line!r}: {exc!r}\n{traceback.format_exc()}")
+            self.error(command, f"internal error: {exc}")
+        else:
+            self.reply(command, result)
+        return self.running
+
+    def run(self, lines: Iterable[str]) -> None:
+        """Handle every line until ``quit`` or the end of input, then :meth:`finish`."""
+        for line in lines:
+            if not self.handle(line):
+                break
+        self.finish()
+
+    def serve(self, stdin: TextIO | None = None) -> None:
+        """Run on standard input (or ``stdin``) until ``quit`` or its end."""
+        source = stdin if stdin is not None else sys.stdin
+        self.run(iter(source.readline, ""))
+
+    def finish(self) -> None:
+        """End of the conversation: let a running search finish."""
+        self.wait()
+
+    # -- thinking in a worker thread ------------------------------------------------------------
+
+    def think(self, job: Callable[[], None]) -> None:
+        """Run ``job`` in the worker thread (after any earlier one finished).
+
+        An exception in ``job`` is logged and passed to :meth:`think_failed`; the
+        session goes on.
+        """
+        self.wait()
+
+        def run() -> None:
+            try:
+                job()
+            except Exception as exc:  # never die: report and go on
+                self.log(f"error while thinking: {exc!r}\n{traceback.format_exc()}")
+                self.think_failed(exc)
+
+        self._worker = threading.Thread(target=run, daemon=True, name=f"{self.protocol}-think")
+        self._worker.start()
+
+    def think_failed(self, exc: Exception) -> None:
+        """What the GUI is told when thinking failed (a dialect sends its error form)."""
+
+    @property
+    def thinking(self) -> bool:
+        return self._worker is not None and self._worker.is_alive()
+
+    def stop_thinking(self) -> None:
+        """Stop the search in progress (it still sends its answer) and wait for it."""
+        if self.thinking:
+            self.halt()
+        self.wait()
+
+    def wait(self) -> None:
+        """Wait until the worker is done."""
+        worker = self._worker
+        if worker is not None and worker is not threading.current_thread():
+            worker.join()
+        self._worker = None
+
+
+# -- test harness for sessions ------------------------------------------------------------------
+
+
+class _LineSink(io.TextIOBase):
+    """A text stream that hands each complete line to a queue (thread-safe)."""
+
+    def __init__(self) -> None:
+        self.lines: queue.Queue[str] = queue.Queue()
+        self._partial = ""
+        self._lock = threading.Lock()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        with self._lock:
+            self._partial += text
+            *done, self._partial = self._partial.split("\n")
+            for line in done:
+                self.lines.put(line)
+        return len(text)
+
+
+class SessionHarness:
+    """Drive one of our sessions line by line and check its replies in order.
+
+    ``make(out=..., log=...)`` builds the session (extra keyword arguments go along).
+    :meth:`expect` takes the next line the session wrote, waiting for a thinking worker
+    up to ``timeout`` seconds, and checks it: equal to a string, or a full match of a
+    compiled regular expression. ``skip`` drops lines before the expected one (``info``
+    lines, say).
+    """
+
+    def __init__(self, make: Callable[..., Session], **kwargs: Any) -> None:
+        self.sink = _LineSink()
+        self.log = io.StringIO()
+        self.session = make(out=self.sink, log=self.log, **kwargs)
+
+    def send(self, line: str) -> None:
+        """Hand ``line`` to the session, as the GUI would."""
+        self.session.handle(line)
+
+    def next_line(self, timeout: float = 10.0) -> str:
+        try:
+            return self.sink.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no reply within {timeout} s") from None
+
+    def expect(self, expected: str | re.Pattern[str], timeout: float = 10.0,
+               skip: Callable[[str], bool] | None = None) -> str:
+        """The next line, checked against ``expected``; returns it."""
+        while True:
+            line = self.next_line(timeout)
+            if skip is not None and skip(line) and not _matches(expected, line):
+                continue
+            if not _matches(expected, line):
+                raise AssertionError(f"expected {_show(expected)}, got {line!r}")
+            return line
+
+    def expect_silence(self, seconds: float = 0.2) -> None:
+        """Nothing more is written within ``seconds``."""
+        try:
+            line = self.sink.lines.get(timeout=seconds)
+        except queue.Empty:
+            return
+        raise AssertionError(f"expected no output, got {line!r}")
+
+    def converse(self, script: Iterable[tuple[str, list[str | re.Pattern[str]]]]) -> None:
+        """Send each line and expect its replies: ``[("ping 1", ["pong 1"]), ...]``."""
+        for line, replies in script:
+            self.send(line)
+            for reply in replies:
+                self.expect(reply)
+            self.session.wait()
+        self.expect_silence()
+
+
+def _matches(expected: str | re.Pattern[str], line: str) -> bool:
+    if isinstance(expected, re.Pattern):
+        return expected.fullmatch(line) is not None
+    return line == expected
+
+
+def _show(expected: str | re.Pattern[str]) -> str:
+    return f"/{expected.pattern}/" if isinstance(expected, re.Pattern) else repr(expected)
+
+
+# -- the other side: driving outside engines ----------------------------------------------------
+
+
+class Transport:
+    """A line-based channel to an engine: :meth:`send` a line, :meth:`receive` the next."""
+
+    name = "engine"
+
+    def send(self, line: str) -> None:
+        raise NotImplementedError
+
+    def receive(self, timeout: float | None = None) -> str:
+        """The next line (without its newline); :class:`EngineError` on time-out or EOF."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+_EOF = object()
+
+
+class ProcessTransport(Transport):
+    """An engine run as a subprocess, spoken to on its stdin/stdout.
+
+    ``command`` is a shell-like string (split with :func:`shlex.split`, no shell) or a
+    list. A reader thread queues its lines, so :meth:`receive` can time out. Its stderr
+    goes to ``stderr`` (default: discarded).
+    """
+
+    def __init__(self, command: str | list[str], stderr: Any = subprocess.DEVNULL,
+                 cwd: str | None = None) -> None:
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.argv:
+            raise EngineError("empty engine command")
+        self.name = self.argv[0]
+        try:
+            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=stderr, text=True,
+                                         bufsize=1, cwd=cwd)
+        except OSError as exc:
+            raise EngineError(f"cannot start engine {self.name!r}: {exc}") from exc
+        self._lines: queue.Queue[object] = queue.Queue()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self._lines.put(line.rstrip("\r\n"))
+        self._lines.put(_EOF)
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (OSError, ValueError) as exc:
+            raise EngineError(f"engine {self.name!r} is gone ({self._status()})") from exc
+
+    def receive(self, timeout: float | None = None) -> str:
+        try:
+            item = self._lines.get(timeout=timeout)
+        except queue.Empty:
+            raise EngineError(f"engine {self.name!r} did not answer within "
+                              f"{timeout:.1f} s") from None
+        if item is _EOF:
+            self._lines.put(_EOF)
+            raise EngineError(f"engine {self.name!r} closed its output ({self._status()})")
+        assert isinstance(item, str)
+        return item
+
+    def _status(self) -> str:
+        try:
+            code = self.proc.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            return "still running"
+        return f"exit status {code}"
+
+    def close(self) -> None:
+        """Close its input, then wait a little, terminate, kill."""
+        try:
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=3)
+        except subprocess.TimeoutExpired:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class MockTransport(Transport):
+    """A scripted outside engine, for testing clients without a process.
+
+    >>> mock = MockTransport()
+    >>> mock.expect("ping 1", ["pong 1"])
+    >>> mock.send("ping 1"); mock.receive()
+    'pong 1'
+    >>> mock.assert_done()
+    """
+
+    name = "mock"
+
+    def __init__(self) -> None:
+        self._script: list[tuple[str | re.Pattern[str], list[str]]] = []
+        self._replies: list[str] = []
+        self.sent: list[str] = []
+
+    def expect(self, line: str | re.Pattern[str], replies: Iterable[str] = ()) -> None:
+        """The client must send ``line`` next; the engine answers ``replies``."""
+        self._script.append((line, list(replies)))
+
+    def send(self, line: str) -> None:
+        self.sent.append(line)
+        if not self._script:
+            raise AssertionError(f"unexpected line sent: {line!r}")
+        expected, replies = self._script.pop(0)
+        if not _matches(expected, line):
+            raise AssertionError(f"expected {_show(expected)} to be sent, got {line!r}")
+        self._replies.extend(replies)
+
+    def receive(self, timeout: float | None = None) -> str:
+        if not self._replies:
+            raise EngineError("mock engine has nothing more to say")
+        return self._replies.pop(0)
+
+    def assert_done(self) -> None:
+        """Every expected line was sent and every reply read."""
+        if self._script:
+            raise AssertionError(f"lines never sent: {[e for e, _ in self._script]}")
+        if self._replies:
+            raise AssertionError(f"replies never read: {self._replies}")
+
+
+class Client:
+    """The base of the clients that drive outside engines (one per protocol).
+
+    It holds a :class:`Transport` and offers :meth:`read_until`; a dialect's client adds
+    the protocol's handshake and its ``play(board, limit)``. A client is a context manager
+    that closes its transport.
+    """
+
+    def __init__(self, transport: Transport, timeout: float = 30.0) -> None:
+        self.transport = transport
+        self.timeout = timeout
+        self.name = transport.name
+
+    def send(self, line: str) -> None:
+        self.transport.send(line)
+
+    def read_until(self, done: Callable[[str], bool], timeout: float | None = None,
+                   ) -> list[str]:
+        """Lines received until one satisfies ``done`` (included), within ``timeout``."""
+        limit = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + limit
+        lines = []
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise EngineError(f"engine {self.name!r} did not answer within {limit:.1f} s")
+            line = self.transport.receive(timeout=left)
+            lines.append(line)
+            if done(line):
+                return lines
+
+    def close(self) -> None:
+        self.transport.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
