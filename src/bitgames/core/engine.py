@@ -120,8 +120,10 @@ class Score:
         return text + (" (exact)" if self.exact else "")
 
     def __repr__(self) -> str:
-        extra = (", exact=True" if self.exact else "") + (
-            f", plies={self.plies}" if self.plies is not None else "")
+        if self.plies is not None:
+            sign = "" if self.value > 0 else "-"
+            return f"{sign}Score.win_in({self.plies}, Unit.{self.unit.name})"
+        extra = ", exact=True" if self.exact else ""
         return f"Score({self.value!r}, Unit.{self.unit.name}{extra})"
 
     def to_dict(self) -> dict[str, Any]:

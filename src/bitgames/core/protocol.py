@@ -415,9 +415,10 @@ class MockTransport(Transport):
         self.sent.append(line)
         if not self._script:
             raise AssertionError(f"unexpected line sent: {line!r}")
-        expected, replies = self._script.pop(0)
+        expected, replies = self._script[0]
         if not _matches(expected, line):
             raise AssertionError(f"expected {_show(expected)} to be sent, got {line!r}")
+        self._script.pop(0)
         self._replies.extend(replies)
 
     def receive(self, timeout: float | None = None) -> str:

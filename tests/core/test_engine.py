@@ -1,0 +1,145 @@
+"""The shared engine interface: scores, limits, the stop signal, the time manager."""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from bitgames.core.engine import (
+    End,
+    Limit,
+    Score,
+    StopSignal,
+    TimeManager,
+    Unit,
+    interruptible,
+)
+from bitgames.core.errors import BitgamesError
+
+
+def test_score_order_wins_before_values_before_losses() -> None:
+    ladder = [
+        -Score.win_in(2, Unit.PAWNS),  # lost soonest: worst
+        -Score.win_in(9, Unit.PAWNS),
+        Score(-30.0, Unit.PAWNS),
+        Score(0.0, Unit.PAWNS),
+        Score(4.5, Unit.PAWNS),
+        Score.win_in(9, Unit.PAWNS),
+        Score.win_in(2, Unit.PAWNS),  # won soonest: best
+    ]
+    for worse, better in zip(ladder, ladder[1:], strict=False):
+        assert worse < better and better > worse, (worse, better)
+
+
+def test_score_negation_is_the_other_side() -> None:
+    assert -Score(1.5, Unit.DISCS) == Score(-1.5, Unit.DISCS)
+    assert -Score(0.75, Unit.WINRATE) == Score(0.25, Unit.WINRATE)
+    loss = -Score.win_in(4, Unit.MEN)
+    assert loss.is_loss and not loss.is_win and loss.plies == 4
+    assert str(loss) == "loss in 4"
+    assert loss.to_dict() == {"value": "loss", "plies": 4, "unit": "men", "exact": True}
+
+
+def test_score_repr_evaluates_back() -> None:
+    for score in (Score(1.25, Unit.MEN), Score(-8.0, Unit.DISCS, exact=True),
+                  Score.win_in(5, Unit.PAWNS), Score(0.5, Unit.WINRATE)):
+        assert eval(repr(score)) == score
+
+
+def test_limit_rejects_nonsense() -> None:
+    with pytest.raises(BitgamesError, match="depth must be at least 1"):
+        Limit(depth=0)
+    with pytest.raises(BitgamesError, match="time must not be negative"):
+        Limit(time=-1.0)
+
+
+def test_stop_signal_raises_attached_slots_and_times_out() -> None:
+    import numpy as np
+
+    stop = StopSignal()
+    ctl = np.zeros(4, dtype=np.int64)
+    stop.attach(ctl, 2)
+    stop.set()
+    assert ctl[2] == 1 and stop.end() is End.STOPPED
+    stop.clear()
+    assert ctl[2] == 0 and not stop.is_set() and stop.end() is End.COMPLETED
+    stop.arm(0.05)
+    deadline = time.monotonic() + 5
+    while not stop.is_set() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert stop.is_set() and ctl[2] == 1 and stop.end() is End.TIME
+    stop.clear()
+    stop.arm(10.0)
+    stop.disarm()
+    time.sleep(0.05)
+    assert not stop.is_set()
+
+
+def test_time_manager_spends_the_clock_by_the_weights() -> None:
+    tm = TimeManager()
+    flat = tm.budget(Limit(remaining=100.0), [1.0] * 40)
+    heavy = tm.budget(Limit(remaining=100.0), [3.0] + [1.0] * 39)
+    assert heavy.optimum > 2.5 * flat.optimum
+    assert flat.optimum <= flat.maximum <= 0.25 * 100
+    # the increment is mostly spent; moves to go cut the horizon
+    inc = tm.budget(Limit(remaining=100.0, increment=2.0), [1.0] * 40)
+    assert inc.optimum == pytest.approx(flat.optimum + 1.6)
+    togo = tm.budget(Limit(remaining=100.0, moves_to_go=5), [1.0] * 40)
+    assert togo.optimum > 5 * flat.optimum
+
+
+def test_time_manager_never_loses_on_time() -> None:
+    """Playing every move at its maximum never runs the clock out, whatever the weights."""
+    tm = TimeManager()
+    for weights in ([1.0] * 60, [5.0, 0.1], [0.1] * 3):
+        remaining = 30.0
+        for _ in range(200):
+            budget = tm.budget(Limit(remaining=remaining, increment=0.05), weights)
+            assert budget.optimum <= budget.maximum < remaining
+            remaining = remaining - budget.maximum + 0.05
+        assert remaining > 0
+
+
+def test_time_manager_fixed_and_unlimited() -> None:
+    tm = TimeManager()
+    assert tm.budget(Limit(time=1.5), [1.0]).maximum == 1.5
+    assert math.isinf(tm.budget(Limit(nodes=100), [1.0]).optimum)
+    both = tm.budget(Limit(time=50.0, remaining=10.0), [1.0] * 20)
+    assert both.maximum < 10.0
+
+
+def test_interruptible_turns_sigint_into_a_stop() -> None:
+    stopped = threading.Event()
+    with interruptible(stopped.set) as pressed:
+        os.kill(os.getpid(), signal.SIGINT)
+        deadline = time.monotonic() + 5
+        while not stopped.is_set() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert pressed == [True] and stopped.is_set()
+    # the previous handler is back
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_second_sigint_raises_keyboard_interrupt() -> None:
+    code = (
+        "import os, signal, time\n"
+        "from bitgames.core.engine import interruptible\n"
+        "try:\n"
+        "    with interruptible(lambda: print('stop', flush=True)):\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        "        time.sleep(0.1)\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        "        time.sleep(5)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=30)
+    assert out.stdout.split() == ["stop", "interrupted"], out.stderr
