@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from bitgames import __version__
+from bitgames.core.cli import add_json_flag, emit
 
 GAMES = {
     "othello": "Othello (Reversi): perft, exact endgame solver",
@@ -32,21 +31,6 @@ def installed_games() -> list[str]:
     """
     root = Path(__file__).resolve().parent
     return [g for g in GAMES if (root / g / "cli.py").exists()]
-
-
-def emit(record: dict[str, Any], as_json: bool, text: str) -> None:
-    """Print one result: ``record`` as a JSON object with ``--json``, else ``text``."""
-    if as_json:
-        print(json.dumps(record), flush=True)
-    else:
-        print(text, flush=True)
-
-
-def add_json_flag(parser: argparse.ArgumentParser) -> None:
-    """Give a command the common ``--json`` flag."""
-    parser.add_argument(
-        "--json", action="store_true", help="print one JSON object per result, for scripts"
-    )
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -21,9 +21,13 @@ per-game score (its sample variance over the games, wins/draws/losses = 1/0.5/0)
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from bitgames.core.engine import Limit
+from bitgames.core.errors import BitgamesError, EngineError
 
 
 class MatchBoard(Protocol):
@@ -81,16 +85,23 @@ class GameRecord:
     moves: list[Any] = field(default_factory=list)
     plies: int = 0
     adjudicated: bool = False
+    number: int = 0  # the game's place in the match (1, 2, ...); 0 when not numbered
+    result: str = "*"  # the game's result in its own notation
+    reason: str = ""  # how it ended: "no moves", "illegal move e9 by B", "time", ...
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready record (without the moves, which are game objects)."""
-        return {"opening": self.opening, "a_first": self.a_first, "a_score": self.a_score,
-                "plies": self.plies, "adjudicated": self.adjudicated}
+        """A JSON-ready record, the moves as text."""
+        return {"number": self.number, "opening": self.opening, "a_first": self.a_first,
+                "a_score": self.a_score, "plies": self.plies,
+                "adjudicated": self.adjudicated, "result": self.result,
+                "reason": self.reason, "moves": [str(m) for m in self.moves]}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameRecord:
         return cls(int(data["opening"]), bool(data["a_first"]), float(data["a_score"]),
-                   [], int(data.get("plies", 0)), bool(data.get("adjudicated", False)))
+                   list(data.get("moves", [])), int(data.get("plies", 0)),
+                   bool(data.get("adjudicated", False)), int(data.get("number", 0)),
+                   str(data.get("result", "*")), str(data.get("reason", "")))
 
 
 @dataclass
@@ -250,3 +261,473 @@ def openings_from_lines(lines: Iterable[str], parse: Callable[[str], Sequence[An
         if text:
             out.append(parse(text))
     return out
+
+
+# -- SPRT ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """A sequential probability ratio test of H0: Elo = ``elo0`` against H1: Elo = ``elo1``.
+
+    The log-likelihood ratio is the generalised SPRT's normal approximation on the per-game
+    scores (as fishtest and cutechess use): with ``n`` games, mean score ``x`` and
+    per-game variance ``v``, ``LLR = n (s1 - s0) (2x - s0 - s1) / (2v)`` where ``s0, s1``
+    are the expected scores at ``elo0, elo1``. The test accepts H1 once the LLR reaches
+    ``log((1 - beta) / alpha)`` and H0 once it falls to ``log(beta / (1 - alpha))``.
+
+    >>> test = Sprt(0.0, 10.0)
+    >>> round(test.upper, 3), round(test.lower, 3)
+    (2.944, -2.944)
+    >>> test.decide(MatchResult(wins=2000, draws=1000, losses=1000))
+    'H1'
+    >>> test.decide(MatchResult(wins=10, draws=5, losses=10)) is None
+    True
+    """
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    @property
+    def lower(self) -> float:
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        return math.log((1 - self.beta) / self.alpha)
+
+    def llr(self, result: MatchResult) -> float:
+        """The log-likelihood ratio of H1 against H0 after ``result``."""
+        n = result.n
+        if n < 2:
+            return 0.0
+        x = result.score
+        var = (result.wins * (1 - x) ** 2 + result.draws * (0.5 - x) ** 2
+               + result.losses * x**2) / n
+        if var <= 0.0:
+            var = 1.0 / (4 * n)  # every game alike: a variance floor of one game in n
+        s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
+        return n * (s1 - s0) * (2 * x - s0 - s1) / (2 * var)
+
+    def decide(self, result: MatchResult) -> str | None:
+        """``"H1"`` (Elo >= elo1 accepted), ``"H0"`` (Elo <= elo0 accepted), or None."""
+        llr = self.llr(result)
+        if llr >= self.upper:
+            return "H1"
+        if llr <= self.lower:
+            return "H0"
+        return None
+
+    @classmethod
+    def parse(cls, text: str) -> Sprt:
+        """``"0,10"`` -> ``Sprt(0.0, 10.0)`` (alpha = beta = 0.05)."""
+        try:
+            elo0, elo1 = (float(x) for x in text.split(","))
+        except ValueError:
+            raise BitgamesError(f"--sprt wants ELO0,ELO1 (e.g. 0,10), got {text!r}") from None
+        if elo1 <= elo0:
+            raise BitgamesError(f"--sprt needs ELO0 < ELO1, got {text!r}")
+        return cls(elo0, elo1)
+
+
+# -- players, time controls and games -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """A game clock: ``seconds`` for the game plus ``increment`` per move.
+
+    ``margin`` seconds of lag are forgiven (process start-up, pipes).
+
+    >>> TimeControl.parse("60+0.5")
+    TimeControl(seconds=60.0, increment=0.5, margin=0.1)
+    """
+
+    seconds: float
+    increment: float = 0.0
+    margin: float = 0.1
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """``"SECONDS"`` or ``"SECONDS+INCREMENT"``."""
+        base, _, inc = text.partition("+")
+        try:
+            seconds, increment = float(base), float(inc or 0.0)
+        except ValueError:
+            raise BitgamesError(f"time control must be SECONDS[+INCREMENT], got {text!r}"
+                                ) from None
+        if seconds <= 0 or increment < 0:
+            raise BitgamesError(f"time control must be positive, got {text!r}")
+        return cls(seconds, increment)
+
+
+_LIMIT_KEYS = ("depth", "nodes", "time")
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player as the command line names it, the same in every game.
+
+    - ``cmd:COMMAND`` -- an outside engine started with ``COMMAND`` (split as a shell
+      would) and spoken to in the game's protocol (NBoard, Hub, GTP, UCI);
+    - ``key:value,...`` -- the built-in engine: ``level:N``, and limits ``depth:N``,
+      ``nodes:N`` (Go: playouts), ``time:SECONDS`` per move; other keys are the game's
+      own engine options (Othello ``eval:classic``). A bare number is a level.
+
+    >>> PlayerSpec.parse("level:5,time:0.5")
+    PlayerSpec(text='level:5,time:0.5', command=None, level=5, limit=Limit(depth=None, \
+nodes=None, time=0.5, remaining=None, increment=0.0, moves_to_go=None, infinite=False), \
+options={})
+    >>> PlayerSpec.parse('cmd:gnugo --mode gtp --level 10').command
+    'gnugo --mode gtp --level 10'
+    """
+
+    text: str
+    command: str | None = None
+    level: int | None = None
+    limit: Limit = field(default_factory=Limit)
+    options: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, text: str) -> PlayerSpec:
+        text = text.strip()
+        if text.startswith("cmd:"):
+            command = text[4:].strip()
+            if len(command) >= 2 and command[0] == command[-1] and command[0] in "'\"":
+                command = command[1:-1]
+            if not command:
+                raise BitgamesError("player 'cmd:' needs a command, e.g. cmd:\"gnugo --mode gtp\"")
+            return cls(text, command=command)
+        level: int | None = None
+        limits: dict[str, Any] = {}
+        options: dict[str, str] = {}
+        for part in filter(None, (p.strip() for p in text.split(","))):
+            key, sep, value = part.partition(":")
+            if not sep:
+                key, value = "level", part
+            try:
+                if key == "level":
+                    level = int(value)
+                elif key in ("depth", "nodes"):
+                    limits[key] = int(value)
+                elif key == "time":
+                    limits["time"] = float(value)
+                else:
+                    options[key] = value
+            except ValueError:
+                raise BitgamesError(f"player {text!r}: {key} needs a number, got {value!r}"
+                                    ) from None
+        return cls(text, level=level, limit=Limit(**limits), options=options)
+
+
+@dataclass(frozen=True)
+class GameKit:
+    """What the match runner needs to know of one game (each game's ``match_kit``)."""
+
+    #: the game's name, for messages
+    game: str
+    #: the start position
+    new_board: Callable[[], Any]
+    #: the built-in engine, from a spec's own options (``{}``: the defaults)
+    engine: Callable[[dict[str, str]], Any]
+    #: an outside engine speaking the game's protocol, from its command line
+    client: Callable[[str], Any]
+    #: the game's record in its file format: ``record(board, white, black, result)``
+    record: Callable[[Any, str, str, str], str]
+    #: one line of an openings file -> its moves as text (default: split on spaces)
+    split_opening: Callable[[str], list[str]] = str.split
+
+
+def make_player(kit: GameKit, spec: PlayerSpec) -> Any:
+    """The :class:`~bitgames.core.engine.Player` a spec names."""
+    from bitgames.core.engine import EnginePlayer
+
+    if spec.command is not None:
+        return kit.client(spec.command)
+    engine = kit.engine(spec.options)
+    if spec.level is not None:
+        engine.level = spec.level
+    return EnginePlayer(engine, spec.limit, name=spec.text)
+
+
+def referee(board: Any, first: Any, second: Any, limit: Limit,
+            clock: TimeControl | None = None, max_plies: int = 400,
+            ) -> tuple[float, str]:
+    """Play one game from ``board`` (changed in place); ``first`` moves now.
+
+    Every move is checked by our own rules: an illegal move, an engine error or crash,
+    or (with a ``clock``) an overstepped time loses the game. Returns the first player's
+    score (1, 0.5 or 0) and the reason the game ended.
+    """
+    players = (first, second)
+    first_color = board.turn
+    remaining = [clock.seconds, clock.seconds] if clock else [0.0, 0.0]
+    for player in players:
+        player.new_game()
+    plies = 0
+    while True:
+        outcome = board.outcome()
+        if outcome is not None:
+            if outcome.winner is None:
+                return 0.5, outcome.termination.value
+            return (1.0 if outcome.winner == first_color else 0.0), outcome.termination.value
+        if plies >= max_plies:
+            return 0.5, f"adjudicated a draw after {max_plies} plies"
+        side = 0 if board.turn == first_color else 1
+        player = players[side]
+        move_limit = limit
+        if clock is not None:
+            move_limit = Limit(depth=limit.depth, nodes=limit.nodes, time=limit.time,
+                               remaining=max(remaining[side], 0.0), increment=clock.increment)
+        start = time.monotonic()
+        try:
+            answer = player.play(board.copy(), move_limit)
+            move = answer.move
+            if isinstance(move, str):
+                move = board.parse_move(move)
+        except EngineError as exc:
+            return float(side), f"{player.name} failed: {exc}"
+        except ValueError as exc:
+            return float(side), f"illegal move by {player.name}: {exc}"
+        if clock is not None:
+            remaining[side] -= time.monotonic() - start
+            if remaining[side] < -clock.margin:
+                return float(side), f"{player.name} lost on time"
+            remaining[side] += clock.increment
+        if move is None or move not in board.legal_moves:
+            return float(side), f"illegal move {move} by {player.name}"
+        board.push(move)
+        plies += 1
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """One game of a match: its number, the opening (moves as text), who moves first."""
+
+    number: int
+    opening: int
+    moves: tuple[str, ...]
+    a_first: bool
+
+
+def play_setup(kit_factory: str, kit_options: dict[str, Any], spec_a: str, spec_b: str,
+               setup: GameSetup, limit: Limit, clock: TimeControl | None,
+               max_plies: int) -> tuple[GameRecord, str]:
+    """Play one game in this process (a task for :func:`bitgames.core.parallel.run_tasks`).
+
+    ``kit_factory`` names the game's kit function (``"bitgames.othello.cli:match_kit"``),
+    called with ``kit_options``. Returns the record and the game's record text.
+    """
+    import importlib
+
+    module, _, name = kit_factory.partition(":")
+    kit: GameKit = getattr(importlib.import_module(module), name)(**kit_options)
+    board = kit.new_board()
+    for text in setup.moves:
+        board.push(text)
+    a = make_player(kit, PlayerSpec.parse(spec_a))
+    try:
+        b = make_player(kit, PlayerSpec.parse(spec_b))
+    except BaseException:
+        a.close()
+        raise
+    try:
+        first, second = (a, b) if setup.a_first else (b, a)
+        first_color = board.turn
+        start_ply = len(board.move_stack)
+        first_score, reason = referee(board, first, second, limit, clock, max_plies)
+    finally:
+        a.close()
+        b.close()
+    a_score = first_score if setup.a_first else 1.0 - first_score
+    moves = [str(m) for m in board.move_stack]
+    outcome = board.outcome()
+    if outcome is not None:
+        result = board.result()
+    elif first_score == 0.5:
+        result = "1/2-1/2"
+    else:  # a forfeit: the winner is the one who did not fail
+        result = "1-0" if (first_score == 1.0) == first_color else "0-1"
+    white, black = (first, second) if first_color else (second, first)
+    text = kit.record(board, white.name, black.name, result)
+    record = GameRecord(setup.opening, setup.a_first, a_score, moves,
+                        len(moves) - start_ply, "adjudicated" in reason, setup.number,
+                        result, reason)
+    return record, text
+
+
+def random_openings(new_board: Callable[[], Any], count: int, plies: int,
+                    seed: int = 0) -> list[tuple[str, ...]]:
+    """``count`` different openings of ``plies`` random legal moves (as text).
+
+    >>> class Line:  # a toy game: each ply adds 1 or 2
+    ...     def __init__(self): self.moves = []
+    ...     legal_moves = property(lambda self: ["1", "2"])
+    ...     def push(self, m): self.moves.append(m)
+    ...     def is_game_over(self): return False
+    ...     def fen(self): return "".join(self.moves)
+    >>> random_openings(Line, 3, 2, seed=1)
+    [('1', '1'), ('2', '1'), ('2', '2')]
+    """
+    import random
+
+    rng = random.Random(seed)
+    found: dict[str, tuple[str, ...]] = {}
+    for _ in range(50 * count):
+        if len(found) >= count:
+            break
+        board = new_board()
+        moves: list[str] = []
+        for _ in range(plies):
+            legal = list(board.legal_moves)
+            if not legal or board.is_game_over():
+                break
+            move = rng.choice(legal)
+            moves.append(str(move))
+            board.push(move)
+        if len(moves) == plies and not board.is_game_over():
+            found.setdefault(board.fen(), tuple(moves))
+    return sorted(found.values())
+
+
+# -- a whole match: plan, parallel games, saving, resuming, SPRT --------------------------------
+
+
+@dataclass
+class MatchPlan:
+    """Who plays, from which openings, how many games, under which limits.
+
+    Openings are played in pairs, each with both colours: game 1 and 2 use opening 0
+    (A first, then B first), games 3 and 4 opening 1, and so on round the list.
+    """
+
+    spec_a: str
+    spec_b: str
+    openings: list[tuple[str, ...]]
+    games: int
+    limit: Limit = field(default_factory=Limit)
+    clock: TimeControl | None = None
+    max_plies: int = 400
+    sprt: Sprt | None = None
+
+    def setups(self) -> list[GameSetup]:
+        if not self.openings:
+            raise BitgamesError("a match needs at least one opening (the empty one will do)")
+        out = []
+        for number in range(1, self.games + 1):
+            index = ((number - 1) // 2) % len(self.openings)
+            out.append(GameSetup(number, index, self.openings[index], number % 2 == 1))
+        return out
+
+    def header(self) -> dict[str, Any]:
+        """What a saved match must agree on to be resumed."""
+        return {"a": self.spec_a, "b": self.spec_b, "games": self.games,
+                "openings": [list(o) for o in self.openings], "max_plies": self.max_plies,
+                "clock": None if self.clock is None else [self.clock.seconds,
+                                                          self.clock.increment]}
+
+
+@dataclass
+class MatchRun:
+    """The outcome of :func:`run_plan`: the result, and why it stopped early (if it did):
+    ``"sprt H0"``, ``"sprt H1"`` or ``"interrupted"``."""
+
+    result: MatchResult
+    stopped: str | None = None
+
+
+def load_saved(path: Any, plan: MatchPlan) -> list[GameRecord]:
+    """The games of an interrupted run saved in ``path`` (JSON lines), checked against
+    ``plan``; ``[]`` when the file does not exist."""
+    import json
+    from pathlib import Path
+
+    path = Path(path)
+    if not path.exists():
+        return []
+    lines = path.read_text().splitlines()
+    if not lines:
+        return []
+    try:
+        header = json.loads(lines[0]).get("match")
+    except (json.JSONDecodeError, AttributeError):
+        header = None
+    if header is None:
+        raise BitgamesError(f"{path}: line 1 is not a match header; is this a saved match?")
+    if header != plan.header():
+        raise BitgamesError(f"{path} holds another match (players, games, openings or clock "
+                            "differ); use another --save file or drop --resume")
+    records = []
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        try:
+            records.append(GameRecord.from_dict(json.loads(line)))
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            if number == len(lines):  # a line cut short by a kill: that game is replayed
+                break
+            raise BitgamesError(f"{path}:{number}: not a game record ({exc})") from None
+    return records
+
+
+def run_plan(plan: MatchPlan, kit_factory: str, kit_options: dict[str, Any],
+             scheduler: str = "processes", workers: int | None = None,
+             save: Any = None, resume: bool = False, records: Any = None,
+             on_game: Callable[[GameRecord, MatchResult], None] | None = None) -> MatchRun:
+    """Play the games of ``plan`` (in parallel on ``scheduler``), A's results.
+
+    Each finished game is appended at once to ``save`` (JSON lines, a header first) and
+    its record text to ``records``, so a kill loses only the games in progress; with
+    ``resume`` the games already in ``save`` are counted, not replayed. The match stops
+    early when the SPRT decides, or on Ctrl-C (``MatchRun.stopped`` says which).
+    """
+    import json
+    from pathlib import Path
+
+    from bitgames.core.parallel import run_tasks
+
+    setups = plan.setups()
+    result = MatchResult()
+    done: set[int] = set()
+    save_path = Path(save) if save is not None else None
+    if save_path is not None and resume:
+        for record in load_saved(save_path, plan):
+            if record.number and record.number not in done:
+                done.add(record.number)
+                result.add(record)
+    elif save_path is not None:
+        save_path.write_text(json.dumps({"match": plan.header()}) + "\n")
+    run = MatchRun(result)
+    if plan.sprt is not None and (verdict := plan.sprt.decide(result)):
+        run.stopped = f"sprt {verdict}"
+        return run
+    todo = [s for s in setups if s.number not in done]
+    tasks = [(kit_factory, kit_options, plan.spec_a, plan.spec_b, s, plan.limit, plan.clock,
+              plan.max_plies) for s in todo]
+    games = run_tasks(play_setup, tasks, scheduler=scheduler, workers=workers)
+    try:
+        for _index, (record, text) in games:
+            result.add(record)
+            if save_path is not None:
+                with save_path.open("a") as fh:
+                    fh.write(json.dumps(record.to_dict()) + "\n")
+            if records is not None:
+                with Path(records).open("a") as fh:
+                    fh.write(text.rstrip("\n") + "\n")
+            if on_game is not None:
+                on_game(record, result)
+            if plan.sprt is not None and (verdict := plan.sprt.decide(result)):
+                run.stopped = f"sprt {verdict}"
+                break
+    except KeyboardInterrupt:
+        run.stopped = "interrupted"
+    finally:
+        close = getattr(games, "close", None)
+        if close is not None:
+            try:
+                close()
+            except KeyboardInterrupt:
+                run.stopped = "interrupted"
+    return run

@@ -1,0 +1,153 @@
+"""The match runner on the toy game: referee, outside engines, saving, resuming, SPRT,
+parallel games (processes and a Dask cluster), and the shared ``match`` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from bitgames.core.cli import add_match_options, run_match_command
+from bitgames.core.engine import EnginePlayer, Limit
+from bitgames.core.errors import BitgamesError
+from bitgames.core.match import (
+    MatchPlan,
+    MatchResult,
+    PlayerSpec,
+    Sprt,
+    TimeControl,
+    load_saved,
+    make_player,
+    random_openings,
+    referee,
+    run_plan,
+)
+from tests.core.toy_game import Nim, NimClient, NimEngine, kit
+
+KIT = "tests.core.toy_game:kit"
+TOY = f"{sys.executable} {Path(__file__).with_name('toy_game.py')}"
+
+
+def perfect() -> EnginePlayer:
+    return EnginePlayer(NimEngine(level=2), name="perfect")
+
+
+def test_referee_scores_and_reasons() -> None:
+    # 21 stones, the first player faces a non-multiple of 4: perfect play wins
+    assert referee(Nim(), perfect(), perfect(), Limit()) == (1.0, "no moves")
+    assert referee(Nim(20), perfect(), perfect(), Limit()) == (0.0, "no moves")
+    assert referee(Nim(), perfect(), perfect(), Limit(), max_plies=3) == (
+        0.5, "adjudicated a draw after 3 plies")
+
+
+@pytest.mark.parametrize(("fault", "reason"), [
+    ("crash", "failed: engine"),
+    ("illegal", "illegal move by"),
+    ("slow", "lost on time"),
+])
+def test_an_outside_engine_that_misbehaves_loses(fault: str, reason: str) -> None:
+    bad = NimClient(f"{TOY} --fault {fault}")
+    try:
+        score, why = referee(Nim(), bad, perfect(), Limit(),
+                             clock=TimeControl(1.0) if fault == "slow" else None)
+    finally:
+        bad.close()
+    assert score == 0.0 and reason in why, why
+
+
+def test_an_outside_engine_plays_like_the_builtin() -> None:
+    good = NimClient(TOY)
+    try:
+        assert referee(Nim(), good, perfect(), Limit()) == (1.0, "no moves")
+        assert referee(Nim(20), good, perfect(), Limit()) == (0.0, "no moves")
+    finally:
+        good.close()
+
+
+def test_player_specs() -> None:
+    spec = PlayerSpec.parse("level:1,depth:3,seed:9")
+    assert spec.level == 1 and spec.limit == Limit(depth=3) and spec.options == {"seed": "9"}
+    assert PlayerSpec.parse("2").level == 2
+    assert PlayerSpec.parse("cmd:'my engine --x'").command == "my engine --x"
+    with pytest.raises(BitgamesError, match="depth needs a number"):
+        PlayerSpec.parse("depth:deep")
+    with pytest.raises(BitgamesError, match="needs a command"):
+        PlayerSpec.parse("cmd:")
+    player = make_player(kit(), PlayerSpec.parse("level:1,seed:4"))
+    assert player.engine.level == 1 and not player.engine.perfect
+
+
+def test_sprt_decides_for_the_stronger_side_and_not_too_early() -> None:
+    test = Sprt(0.0, 50.0)
+    assert test.decide(MatchResult(wins=400, draws=0, losses=100)) == "H1"
+    assert test.decide(MatchResult(wins=100, draws=0, losses=400)) == "H0"
+    assert test.decide(MatchResult(wins=6, draws=0, losses=4)) is None
+    with pytest.raises(BitgamesError, match="ELO0 < ELO1"):
+        Sprt.parse("10,0")
+
+
+def _plan(games: int = 8, **kwargs: object) -> MatchPlan:
+    openings = random_openings(lambda: Nim(21), 4, 1, seed=3)
+    return MatchPlan("level:2", "level:1,seed:5", openings, games, **kwargs)  # type: ignore[arg-type]
+
+
+def test_openings_are_played_with_both_colours() -> None:
+    setups = _plan(6).setups()
+    assert [(s.opening, s.a_first) for s in setups] == [
+        (0, True), (0, False), (1, True), (1, False), (2, True), (2, False)]
+
+
+def test_perfect_beats_random_serially_and_in_processes(tmp_path: Path) -> None:
+    serial = run_plan(_plan(), KIT, {}, scheduler="serial", records=tmp_path / "games.txt")
+    procs = run_plan(_plan(), KIT, {}, scheduler="processes", workers=2)
+    assert serial.result.n == procs.result.n == 8
+    assert serial.result.score > 0.75 and procs.result.score > 0.75
+    records = (tmp_path / "games.txt").read_text().splitlines()
+    assert len(records) == 8 and all(r.startswith("[") for r in records)
+
+
+def test_save_and_resume_replays_only_the_missing_games(tmp_path: Path) -> None:
+    save = tmp_path / "match.jsonl"
+    run_plan(_plan(4), KIT, {}, scheduler="serial", save=save)
+    lines = save.read_text().splitlines()
+    assert len(lines) == 5 and "match" in json.loads(lines[0])
+    save.write_text("\n".join(lines[:3]) + "\n" + lines[3][:10])  # killed mid-write
+    assert len(load_saved(save, _plan(4))) == 2
+    played = []
+    run = run_plan(_plan(4), KIT, {}, scheduler="serial", save=save, resume=True,
+                   on_game=lambda record, result: played.append(record.number))
+    assert sorted(played) == [3, 4] and run.result.n == 4
+    with pytest.raises(BitgamesError, match="holds another match"):
+        load_saved(save, _plan(6))
+
+
+def test_sprt_stops_the_match_early() -> None:
+    run = run_plan(_plan(200, sprt=Sprt(-100.0, 0.0)), KIT, {}, scheduler="serial")
+    assert run.stopped == "sprt H1" and run.result.n < 200
+
+
+def test_games_on_a_dask_cluster() -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        run = run_plan(_plan(4), KIT, {}, scheduler=cluster.scheduler_address)
+    assert run.result.n == 4 and run.result.score >= 0.75
+
+
+def test_the_match_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    add_match_options(parser)
+    openings = tmp_path / "openings.txt"
+    openings.write_text("# two openings\n1\n2 1\n")
+    args = parser.parse_args(["level:2", f"cmd:{TOY}", "--games", "4", "--openings",
+                              str(openings), "--scheduler", "serial", "--json"])
+    assert run_match_command(args, KIT, {}) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line.get("game") for line in lines[:-1]] == [1, 2, 3, 4]
+    assert lines[-1]["games"] == 4
+    openings.write_text("1\n3 3 3 3 3 3 3 3\n")
+    with pytest.raises(BitgamesError, match=r"openings.txt:2: "):
+        run_match_command(args, KIT, {})
