@@ -17,10 +17,10 @@ from bitgames import __version__
 from bitgames.core.cli import add_json_flag, emit
 
 GAMES = {
-    "othello": "Othello (Reversi): perft, exact endgame solver",
-    "draughts": "Russian draughts and English checkers",
-    "go": "Go on 9x9 to 19x19 boards",
-    "leiserchess": "Leiserchess (MIT 6.172, 2016 rules)",
+    "othello": "Othello (Reversi): engine, exact endgame solver, book, NBoard, perft",
+    "draughts": "Russian draughts and English checkers: engine, Hub, perft",
+    "go": "Go on 9x9 to 19x19 boards: MCTS engine, GTP, scoring",
+    "leiserchess": "Leiserchess (MIT 6.172, 2016 rules): engine, UCI, closebook, perft",
 }
 
 
