@@ -1,0 +1,158 @@
+"""The transposition table every alpha-beta search uses (Othello, draughts, Leiserchess).
+
+A table is a ``uint64`` array of shape ``(2**bits, 3)``. A row is one entry: two key words
+and one data word. Games whose position fits in two words store it whole, so a hit is
+never false (Othello: the player and opponent bitboards; draughts: white and black men in
+one word, kings and the side to move in the other); a game whose position does not fit
+stores two independent hashes of it (Leiserchess), so a false hit needs a 128-bit
+collision. The key words are stored XOR-ed with the data word, so an entry torn by two
+threads writing at once fails the check instead of giving a wrong hit (lockless hashing,
+Hyatt and Mann 2002). The key ``(0, 0)`` is reserved: an all-zero row is empty.
+
+The data word (Stockfish's ``tt.h`` keeps a similar one)::
+
+    bits  0-15  lower bound + 32768        (the score is >= lower)
+    bits 16-31  upper bound + 32768        (the score is <= upper)
+    bits 32-47  best move, a 16-bit code of the game (NO_MOVE = 0xFFFF: none)
+    bits 48-55  depth (plies; empties for Othello's solver)
+    bits 56-63  generation (the search that wrote it)
+
+An exact score has ``lower == upper``; a fail-high stores ``(score, +inf)``, a fail-low
+``(-inf, score)``, with the game's own infinity. Entries form buckets of :data:`BUCKET`
+rows: a store replaces the same position if it is there, else the entry of an older
+search, else the shallowest one.
+
+Scores of a forced win or loss depend on the distance to the end, which differs between
+the node where a score is stored and the node where it is read back at another ply. So
+they are stored relative to the node (:func:`value_to_tt` adds the ply to a win score,
+:func:`value_from_tt` takes it off again), as Stockfish does; a "win in N" stays right
+when the position is reached at another depth.
+
+>>> import numpy as np
+>>> tt = new_table(8)
+>>> p, o = np.uint64(0x0000_0008_1000_0000), np.uint64(0x0000_0010_0800_0000)
+>>> store(tt, p, o, 5, 1, -3, 12, 19)
+>>> i = probe(tt, p, o)
+>>> d = tt[i, 2]
+>>> int(lower(d)), int(upper(d)), int(move(d)), int(depth(d)), int(generation(d))
+(-3, 12, 19, 5, 1)
+>>> probe(tt, o, p)
+-1
+>>> int(value_to_tt(29_990, 4, 29_000, 32_000)), int(value_from_tt(29_994, 7, 29_000, 32_000))
+(29994, 29987)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bitgames.core.errors import BitgamesError
+from bitgames.core.jit import njit
+
+U = np.uint64
+#: rows per bucket (a store chooses among them)
+BUCKET = 4
+#: the move code of an entry without a best move
+NO_MOVE = 0xFFFF
+
+
+def new_table(bits: int = 20) -> np.ndarray:
+    """An empty table of ``2**bits`` entries (24 bytes each)."""
+    if not 4 <= bits <= 30:
+        raise BitgamesError(f"table bits must be 4..30, got {bits}")
+    return np.zeros((1 << bits, 3), dtype=np.uint64)
+
+
+@njit(inline="always")
+def _index(tt: np.ndarray, k0: np.uint64, k1: np.uint64) -> int:
+    h = k0 * U(0x9E37_79B9_7F4A_7C15) ^ k1 * U(0xC2B2_AE3D_27D4_EB4F)
+    h ^= h >> U(29)
+    return np.int64(h & U(tt.shape[0] - BUCKET))
+
+
+@njit
+def probe(tt: np.ndarray, k0: np.uint64, k1: np.uint64) -> int:
+    """The row holding the position keyed ``(k0, k1)``, or -1; its data is ``tt[row, 2]``."""
+    base = _index(tt, k0, k1)
+    for i in range(base, base + BUCKET):
+        d = tt[i, 2]
+        if tt[i, 0] ^ d == k0 and tt[i, 1] ^ d == k1:
+            return i
+    return -1
+
+
+@njit
+def store(tt: np.ndarray, k0: np.uint64, k1: np.uint64, depth: int, gen: int, lower: int,
+          upper: int, move: int) -> None:
+    """Record ``lower <= score <= upper``, the best ``move`` (a 16-bit code), the ``depth``
+    and the search's generation ``gen`` for the position keyed ``(k0, k1)``."""
+    base = _index(tt, k0, k1)
+    slot = base
+    worst = 1 << 30
+    for i in range(base, base + BUCKET):
+        d = tt[i, 2]
+        if tt[i, 0] ^ d == k0 and tt[i, 1] ^ d == k1:
+            slot = i
+            break
+        age = 0 if np.int64(d >> U(56)) == gen else 1000
+        keep = np.int64((d >> U(48)) & U(0xFF)) - age
+        if keep < worst:
+            worst = keep
+            slot = i
+    data = (U(lower + 32768) | (U(upper + 32768) << U(16)) | (U(move & 0xFFFF) << U(32))
+            | (U(depth & 0xFF) << U(48)) | (U(gen & 0xFF) << U(56)))
+    tt[slot, 0] = k0 ^ data
+    tt[slot, 1] = k1 ^ data
+    tt[slot, 2] = data
+
+
+@njit(inline="always")
+def lower(data: np.uint64) -> int:
+    """The lower bound stored in a data word."""
+    return np.int64(data & U(0xFFFF)) - 32768
+
+
+@njit(inline="always")
+def upper(data: np.uint64) -> int:
+    """The upper bound stored in a data word."""
+    return np.int64((data >> U(16)) & U(0xFFFF)) - 32768
+
+
+@njit(inline="always")
+def move(data: np.uint64) -> int:
+    """The best move stored in a data word (:data:`NO_MOVE` if none)."""
+    return np.int64((data >> U(32)) & U(0xFFFF))
+
+
+@njit(inline="always")
+def depth(data: np.uint64) -> int:
+    """The depth stored in a data word."""
+    return np.int64((data >> U(48)) & U(0xFF))
+
+
+@njit(inline="always")
+def generation(data: np.uint64) -> int:
+    """The generation (search number) stored in a data word."""
+    return np.int64(data >> U(56))
+
+
+@njit(inline="always")
+def value_to_tt(value: int, ply: int, win: int, inf: int) -> int:
+    """``value`` found ``ply`` plies from the root, as stored: a win or loss score (at
+    least ``win`` in size, short of the game's ``inf``) becomes relative to the node."""
+    if win <= value < inf:
+        return value + ply
+    if -inf < value <= -win:
+        return value - ply
+    return value
+
+
+@njit(inline="always")
+def value_from_tt(value: int, ply: int, win: int, inf: int) -> int:
+    """A stored value read back ``ply`` plies from the root (the reverse of
+    :func:`value_to_tt`)."""
+    if win <= value < inf:
+        return value - ply
+    if -inf < value <= -win:
+        return value + ply
+    return value
