@@ -31,9 +31,9 @@ def main() -> None:
     from numba import set_num_threads
 
     from bitgames.core import jit
-    from bitgames.go import Board
+    from bitgames.core.engine import Limit
+    from bitgames.go import Board, Engine
     from bitgames.go import kernels as K
-    from bitgames.go.mcts import MCTS
 
     jit.ensure_warm("go")
     print(f"load average before: {os.getloadavg()[0]:.2f}")
@@ -80,14 +80,13 @@ def main() -> None:
             f"9x9 {name} playouts, 1 thread: {n / best:,.0f} playouts/s, "
             f"{moves.mean():.1f} moves/playout, {best / moves.sum() * 1e9:.1f} ns/move (CPU time)"
         )
-    engine = MCTS(seed=1)
     board = Board(size=9)
-    engine.genmove(board, playouts=500)
+    Engine(seed=1).search(board, Limit(nodes=500))
     best = float("inf")
     for r in range(args.repeat):
-        engine = MCTS(seed=r)
+        engine = Engine(seed=r)
         start = time.process_time()
-        engine.search(board, playouts=args.mcts)
+        engine.search(board, Limit(nodes=args.mcts))
         best = min(best, time.process_time() - start)
     print(
         f"9x9 MCTS (UCT+RAVE, default policy, 1 thread): {args.mcts / best:,.0f} "

@@ -6,7 +6,7 @@ Usage: python benchmarks/go_policy_match.py [--a patterns] [--b tactics] [--game
 Colours alternate; a finished game is scored by Tromp-Taylor area with komi 7.5 (the
 engines pass only when passing is safe). Prints every game and A's result with an Elo
 difference and its error bar. ``--set-a uct=0.1`` changes one attribute of engine A's
-``MCTS`` object (any float attribute: ``uct``, ``rave_bias``, ``prior``...).
+``Engine`` object (any float attribute: ``uct``, ``rave_bias``, ``prior``...).
 """
 
 from __future__ import annotations
@@ -14,18 +14,18 @@ from __future__ import annotations
 import argparse
 import time
 
+from bitgames.core.engine import Limit
 from bitgames.core.match import GameRecord, MatchResult, run_match
-from bitgames.go import Board
+from bitgames.go import Board, Engine
 from bitgames.go import kernels as K
-from bitgames.go.mcts import MCTS
 
 
-def _engine(policy: str, seed: int, settings: list[str]) -> MCTS:
-    engine = MCTS(seed=seed, policy=K.POLICIES[policy])
+def _engine(policy: str, seed: int, settings: list[str]) -> Engine:
+    engine = Engine(seed=seed, policy=K.POLICIES[policy])
     for item in settings:
         name, value = item.split("=", 1)
         if not isinstance(getattr(engine, name, None), float):
-            raise SystemExit(f"MCTS has no float attribute {name!r}")
+            raise SystemExit(f"Engine has no float attribute {name!r}")
         setattr(engine, name, float(value))
     return engine
 
@@ -51,9 +51,10 @@ def main() -> None:
             flush=True,
         )
 
+    limit = Limit(nodes=args.playouts)
     result = run_match(
-        lambda board: a.genmove(board, args.playouts),
-        lambda board: b.genmove(board, args.playouts),
+        lambda board: a.search(board, limit).move,
+        lambda board: b.search(board, limit).move,
         lambda: Board(size=9),
         max_plies=3 * 81,
         on_game=on_game,

@@ -5,16 +5,19 @@ Skipped when GNU Go is not installed (``apt-get install gnugo``).
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 
 import numpy as np
 import pytest
 
+from bitgames.cli import main
 from bitgames.core import rng as R
-from bitgames.go import PASS, Board
+from bitgames.core.engine import Limit
+from bitgames.go import BLACK, WHITE, Board, Engine, GtpClient, Move
 from bitgames.go import kernels as K
-from bitgames.go.gtp import GtpClient
+from bitgames.go.board import format_score
 
 from .test_board import PSK_SGF
 
@@ -33,16 +36,8 @@ FLAGS = {
 }
 
 
-def gnugo(rules: str) -> GtpClient:
-    return GtpClient(f"{GNUGO} --mode gtp --chinese-rules {FLAGS[rules]}")
-
-
-def _replay(client: GtpClient, board: Board) -> None:
-    client.command(f"boardsize {board.size}")
-    client.command("clear_board")
-    client.command(f"komi {board.komi}")
-    for c, p in board.move_stack:
-        client.command(f"play {'b' if c == 1 else 'w'} {board.vertex(p)}")
+def gnugo(rules: str, level: int = 10) -> GtpClient:
+    return GtpClient.start(f"{GNUGO} --mode gtp --level {level} --chinese-rules {FLAGS[rules]}")
 
 
 @pytest.mark.parametrize("rules", ["simple-ko", "default", "tromp-taylor"])
@@ -52,18 +47,19 @@ def test_is_legal_matches_gnugo(rules: str) -> None:
         for game in range(3):
             board = Board(size=7, rules=rules)
             for ply in range(90):
-                moves = [m for m in board.legal_moves if m != PASS]
-                if not moves or board.is_game_over():
+                points = board.legal_points()
+                if not points or board.is_game_over():
                     break
-                board.push(rnd.choice(moves))
+                board.push(Move.from_point(rnd.choice(points), board.size))
                 if ply % 15 == 14:
-                    _replay(client, board)
-                    color = "b" if board.turn == 1 else "w"
+                    client.sync(board)
+                    color = "w" if board.turn else "b"
                     for p in range(board.points):
-                        if board.color_at(p):
+                        if board.color_at(p) is not None:
                             continue
-                        theirs = client.command(f"is_legal {color} {board.vertex(p)}") == "1"
-                        assert board.is_legal(p) == theirs, (rules, game, ply, board.vertex(p))
+                        move = Move.from_point(p, board.size)
+                        theirs = client.command(f"is_legal {color} {move}") == "1"
+                        assert board.is_legal(move) == theirs, (rules, game, ply, str(move))
 
 
 def test_positional_superko_case_matches_gnugo(tmp_path: object) -> None:
@@ -84,8 +80,8 @@ def test_final_score_walls() -> None:
         board.push(f"D{r}")
         board.push(f"E{r}")
     with gnugo("default") as client:
-        _replay(client, board)
-        assert client.command("final_score") == board.result() == "W+16.5"
+        client.sync(board)
+        assert client.command("final_score") == format_score(board.score()) == "W+16.5"
 
 
 def test_final_score_of_finished_playouts() -> None:
@@ -99,8 +95,34 @@ def test_final_score_of_finished_playouts() -> None:
             trace = np.zeros(400, np.int32)
             K.playout(board._g, s, R.new_state(seed), 400, np.zeros(81, np.int8), trace, K.LIGHT)
             for m in trace[: int(s[8][K.M_MOVES])]:
-                board.push(int(m))
+                board.push(Move.from_point(int(m), 9))
             assert board.is_game_over()
-            _replay(client, board)
+            client.sync(board)
             agree += client.command("final_score") == board.result()
     assert agree >= 5
+
+
+def test_client_plays_gnugo_moves() -> None:
+    """GNU Go through the client as a Player: its moves are legal by our rules."""
+    board = Board(size=7, komi=5.5)
+    engine = Engine(seed=1)
+    with gnugo("default", level=1) as client:
+        assert client.name == "GNU Go"
+        while not board.is_game_over() and len(board.move_stack) < 30:
+            if board.turn:
+                move = client.play(board, Limit(time=1.0)).move
+            else:
+                move = engine.search(board, Limit(nodes=200)).move
+            board.push(move)
+        # GNU Go's board (it was sent our moves and made its own) is ours
+        for color, name in ((BLACK, "black"), (WHITE, "white")):
+            theirs = set(client.command(f"list_stones {name}").upper().split())
+            assert theirs == {board.vertex(p) for p in board.stones(color)}
+
+
+def test_cli_match_against_gnugo(capsys: pytest.CaptureFixture[str]) -> None:
+    opponent = f"{GNUGO} --mode gtp --level 1 --chinese-rules --positional-superko"
+    assert main(["go", "match", "--games", "2", "--size", "5", "--playouts", "200",
+                 "--opponent", opponent, "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert summary["games"] == 2 and summary["wins"] + summary["draws"] + summary["losses"] == 2

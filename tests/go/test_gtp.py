@@ -1,25 +1,59 @@
-"""Scripted GTP sessions, malformed lines included, and the command-line GTP mode."""
+"""Scripted GTP sessions (malformed lines included) through the session harness, the GTP
+client against scripted and real engines (our own GTP mode as a subprocess), the
+command-line GTP mode and match, and Ctrl-C."""
 
 from __future__ import annotations
 
-import io
-import os
+import json
+import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
-from bitgames.go.gtp import GtpEngine
+import pytest
+
+from bitgames.cli import main
+from bitgames.core.engine import Engine as CoreEngine
+from bitgames.core.engine import Limit
+from bitgames.core.errors import EngineError
+from bitgames.core.protocol import MockTransport, SessionHarness
+from bitgames.go import Board, Engine, GtpClient, Move
+from bitgames.go.gtp import GtpSession
 
 from .test_board import PSK_SGF
 
+OWN_GTP = [sys.executable, "-m", "bitgames.cli", "go", "gtp", "--playouts", "200"]
+
 
 def session(script: str, **kwargs: object) -> list[str]:
-    out = io.StringIO()
-    engine = GtpEngine(playouts=300, out=out, log=io.StringIO(), **kwargs)  # type: ignore[arg-type]
-    engine.run(io.StringIO(script))
-    text = out.getvalue()
+    """The responses (without their blank line) to the lines of ``script``."""
+    harness = SessionHarness(GtpSession, limit=Limit(nodes=300), **kwargs)
+    for line in script.split("\n"):
+        if not harness.session.running:
+            break
+        harness.send(line)
+    lines = []
+    while not harness.sink.lines.empty():
+        lines.append(harness.sink.lines.get())
+    text = "".join(line + "\n" for line in lines)
     assert text.endswith("\n\n") or text == ""
     return text[:-2].split("\n\n") if text else []
+
+
+def test_ids_and_blank_lines_with_the_harness() -> None:
+    harness = SessionHarness(GtpSession, limit=Limit(nodes=50))
+    harness.converse([
+        ("12 name", ["=12 bitgames", ""]),
+        ("13 play b D4", ["=13 ", ""]),
+        ("14 play w D4", ["?14 illegal move", ""]),
+        ("15 frobnicate", ["?15 unknown command", ""]),
+        ("16 genmove w", [re.compile(r"=16 ([A-HJ]\d|pass)"), ""]),
+        ("17 quit", ["=17 ", ""]),
+    ])
+    assert not harness.session.running
+    assert "genmove w:" in harness.log.getvalue()
 
 
 def test_required_commands_and_errors() -> None:
@@ -162,13 +196,11 @@ def test_time_control_and_cleanup() -> None:
 
 
 def test_cli_gtp_mode_prints_only_protocol() -> None:
-    env = dict(os.environ)
     proc = subprocess.run(
-        [sys.executable, "-m", "bitgames.cli", "go", "gtp", "--playouts", "200"],
+        OWN_GTP,
         input="protocol_version\nboardsize 9\nclear_board\ngenmove b\nbogus\nquit\n",
         capture_output=True,
         text=True,
-        env=env,
         timeout=300,
     )
     assert proc.returncode == 0
@@ -176,3 +208,111 @@ def test_cli_gtp_mode_prints_only_protocol() -> None:
     assert parts[0] == "= 2" and parts[3].startswith("= ") and parts[4] == "? unknown command"
     assert proc.stdout.endswith("= \n\n")
     assert "genmove b:" in proc.stderr
+
+
+def test_client_with_a_scripted_engine() -> None:
+    mock = MockTransport()
+    mock.expect("name", ["= Scripted", ""])
+    client = GtpClient(mock)
+    assert client.name == "Scripted"
+    board = Board(size=9, komi=6.5, moves="E5 pass")
+    for line in ("boardsize 9", "clear_board", "komi 6.5", "play b E5", "play w pass"):
+        mock.expect(line, ["= ", ""])
+    mock.expect("time_settings 0 2 1", ["= ", ""])
+    mock.expect("genmove b", ["", "=", ""])  # a blank line before a response is skipped
+    with pytest.raises(EngineError, match="answered genmove with ''"):
+        client.play(board, Limit(time=2.0))
+    # the engine's own move is remembered: only the new moves are sent
+    board.push("D4")
+    mock.expect("play b D4", ["= ", ""])
+    mock.expect("genmove w", ["= c3", ""])
+    result = client.play(board, Limit(nodes=100))
+    assert result.move == Move.from_gtp("C3")
+    board.push(result.move)
+    board.push("D5")
+    mock.expect("play b D5", ["= ", ""])
+    mock.expect("genmove w", ["=7 resign", ""])
+    assert client.play(board, Limit()).move == Move.RESIGN
+    # another game: everything again; a clock goes as time_settings + time_left
+    client.new_game()
+    for line in ("boardsize 9", "clear_board", "komi 7.5"):
+        mock.expect(line, ["= ", ""])
+    mock.expect("time_settings 30 0 0", ["= ", ""])
+    mock.expect("time_left b 30 0", ["? not supported", ""])  # refusals of time are fine
+    mock.expect("genmove b", ["? illegal", ""])
+    with pytest.raises(EngineError, match="refused 'genmove b': illegal"):
+        client.play(Board(), Limit(remaining=30.0))
+    mock.expect("quit", ["= ", ""])
+    client.close()
+    mock.assert_done()
+
+
+def test_client_rejects_a_bad_reply() -> None:
+    mock = MockTransport()
+    mock.expect("name", ["hello", ""])
+    with pytest.raises(ValueError, match="not '=' or '\\?'"):
+        GtpClient(mock)
+
+
+def test_client_against_our_own_gtp_mode() -> None:
+    """A game between our engine and our GTP mode in another process, refereed here."""
+    engine: CoreEngine = Engine(seed=3)
+    board = Board(size=7, komi=9.5)
+    with GtpClient.start(OWN_GTP) as client:
+        assert client.name == "bitgames"
+        while not board.is_game_over() and len(board.move_stack) < 40:
+            if board.turn:
+                move = client.play(board, Limit()).move
+            else:
+                move = engine.search(board, Limit(nodes=300)).move
+            board.push(move)  # refereed: an illegal move would raise here
+        stones = client.command("list_stones white").split()
+        assert sorted(stones) == sorted(board.vertex(p) for p in board.stones(True))
+        assert client.command("showboard").splitlines()[0].split() == list("ABCDEFG")
+
+
+def test_cli_match_against_our_own_gtp_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    opponent = " ".join([sys.executable, "-m", "bitgames.cli", "go", "gtp", "--playouts", "100"])
+    assert main(["go", "match", "--games", "2", "--size", "5", "--komi", "0.5",
+                 "--playouts", "100", "--opponent", opponent, "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["game"] for r in records[:2]] == [1, 2]
+    assert records[-1]["games"] == 2 and records[-1]["stopped"] is False
+    assert all(re.fullmatch(r"[BW]\+(R|[0-9.]+)|0|Void", r["result"]) for r in records[:2])
+
+
+def _interrupt(argv: list[str], after: float) -> subprocess.CompletedProcess[str]:
+    """Run ``bitgames argv``, send SIGINT after ``after`` seconds; it must exit with 130
+    within a few seconds."""
+    proc = subprocess.Popen([sys.executable, "-m", "bitgames.cli", *argv],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(after)
+    assert proc.poll() is None, "finished before the signal"
+    sent = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=10)
+    assert time.perf_counter() - sent < 3.0
+    assert proc.returncode == 130, err
+    return subprocess.CompletedProcess(argv, 130, out, err)
+
+
+def test_ctrl_c_stops_bench() -> None:
+    done = _interrupt(["go", "bench", "--size", "19", "--playouts", "100000000"], 5.0)
+    line = done.stdout.strip().splitlines()[-1]
+    assert line.startswith("19x19: ") and "playouts/s" in line
+    assert re.search(r"stopped after \d+ of \d+ playouts on 19x19", done.stderr)
+
+
+def test_ctrl_c_stops_match() -> None:
+    opponent = " ".join([sys.executable, "-m", "bitgames.cli", "go", "gtp", "--seconds", "30"])
+    done = _interrupt(["go", "match", "--games", "2", "--seconds", "30", "--opponent",
+                       opponent], 8.0)
+    assert "stopped" in done.stderr
+    assert re.search(r"bitgames \(30 s/move\) vs bitgames: \+0 =0 -0 .*\(stopped\)",
+                     done.stdout)
+
+
+def test_loadsgf_in_a_session(tmp_path: Path) -> None:
+    path = tmp_path / "psk.sgf"
+    path.write_text(PSK_SGF)
+    assert session(f"loadsgf {path}\nall_legal w\n")[0] == "= white"

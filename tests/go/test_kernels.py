@@ -14,13 +14,27 @@ import numpy as np
 import pytest
 
 from bitgames.core import rng as R
-from bitgames.go import BLACK, PASS, WHITE, Board
+from bitgames.go import BLACK, WHITE, Board, Color, Move
 from bitgames.go import kernels as K
 
 U = np.uint64
 
 
-def eye_rule(board: Board, p: int, c: int) -> bool:
+def stone_code(board: Board, p: int) -> int:
+    """The kernels' code of a point: 0 empty, 1 black, 2 white."""
+    return {None: 0, BLACK: 1, WHITE: 2}[board.color_at(p)]
+
+
+def random_points(board: Board, gen: np.random.Generator, n: int) -> None:
+    """Play ``n`` random legal points (no pass) on ``board``, fewer if none is left."""
+    for _ in range(n):
+        points = board.legal_points()
+        if not points:
+            return
+        board.push(Move.from_point(int(gen.choice(points)), board.size))
+
+
+def eye_rule(board: Board, p: int, c: Color) -> bool:
     """The playout eye rule, written independently of the kernels (reference §2.5)."""
     size = board.size
     row, col = divmod(p, size)
@@ -33,7 +47,7 @@ def eye_rule(board: Board, p: int, c: int) -> bool:
     for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
         r, cc = row + dr, col + dc
         if 0 <= r < size and 0 <= cc < size:
-            bad += board.color_at(r * size + cc) == 3 - c
+            bad += board.color_at(r * size + cc) is (not c)
         else:
             off_board = True
     return bad + off_board < 2
@@ -44,7 +58,7 @@ def _replay_playout(
 ) -> None:
     board = Board(size=size, rules="simple-ko")
     for m in prefix:
-        board.push(m)
+        board.push(Move.from_point(m, size))
     s = K.copy_state(board._s)
     trace = np.full(cap, -9, np.int32)
     amaf = np.zeros(size * size, np.int8)
@@ -53,15 +67,15 @@ def _replay_playout(
     for m in trace[:n]:
         m = int(m)
         c = board.turn
-        if m == PASS:
+        if m == -1:
             # a light playout passes only when no legal non-eye move is left
             if policy == K.LIGHT:
-                assert all(eye_rule(board, q, c) for q in board.legal_moves if q != PASS)
-            board.push(m)
+                assert all(eye_rule(board, q, c) for q in board.legal_points())
+            board.push(Move.PASS)
             continue
         assert not eye_rule(board, m, c)
         caught = board.captures(c)
-        board.push(m)
+        board.push(Move.from_point(m, size))
         if policy >= K.TACTICS:
             # never a self-atari of two or more stones, unless the move captures
             stones, libs = board.block(m)
@@ -87,7 +101,7 @@ def test_policy_playouts_replay_through_board(policy: int) -> None:
 
 
 def test_playout_from_position_and_cap() -> None:
-    _replay_playout(9, 11, [40, 41, 30, 31, PASS], 20)
+    _replay_playout(9, 11, [40, 41, 30, 31, -1], 20)
     _replay_playout(9, 12, [40, 41, 30, 31], 500)
 
 
@@ -132,9 +146,9 @@ def test_random_move_is_uniform_over_legal_non_eye_moves() -> None:
     trace = np.zeros(70, np.int32)
     K.playout(board._g, s, R.new_state(5), 70, np.zeros(81, np.int8), trace, K.LIGHT)
     for m in trace:
-        board.push(int(m))
+        board.push(Move.from_point(int(m), 9))
     c = board.turn
-    allowed = {p for p in board.legal_moves if p != PASS and not eye_rule(board, p, c)}
+    allowed = {p for p in board.legal_points() if not eye_rule(board, p, c)}
     empties = 81 - len(board.stones(BLACK)) - len(board.stones(WHITE))
     assert 3 <= len(allowed) < empties  # some empty points are excluded
     n = 40_000

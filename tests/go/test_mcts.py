@@ -1,15 +1,21 @@
-"""MCTS engine behaviour: tactics, safe passing, resignation, tree reuse, superko."""
+"""MCTS engine behaviour: tactics, safe passing, resignation, tree reuse, superko, and the
+engine interface (limits, levels, stop from another thread, time from a clock)."""
 
 from __future__ import annotations
+
+import threading
+import time
 
 import numpy as np
 import pytest
 
-from bitgames.go import BLACK, PASS, RESIGN, WHITE, Board, patterns
-from bitgames.go.mcts import MCTS, T_ROOT, dead_stones, search_kernel
+from bitgames.core.engine import End, Info, Limit, Unit
+from bitgames.go import BLACK, WHITE, Board, Engine, Move, patterns
+from bitgames.go.mcts import LEVEL_PLAYOUTS, T_ROOT, dead_stones, search_kernel
 from bitgames.go.sgf import read_sgf
 
 from .test_board import PSK_SGF
+from .test_kernels import stone_code
 
 
 def walls(black_col: str, white_col: str) -> Board:
@@ -26,21 +32,26 @@ def test_captures_a_group_in_atari() -> None:
         ["C4", "D4", "E4", "F4", "G4", "B5", "H5", "C6", "D6", "E6", "F6"],
         ["C5", "D5", "E5", "F5", "G5"],
     )
-    assert board.vertex(MCTS(seed=3).genmove(board, playouts=2000)) == "G6"
+    result = Engine(seed=3).search(board, Limit(nodes=2000))
+    assert str(result.move) == "G6" and result.pv[0] == result.move
+    assert result.nodes == 2000 and result.ended is End.COMPLETED
+    assert result.score is not None and result.score.unit is Unit.WINRATE
+    assert 0.5 < result.score.value <= 1.0
 
 
 def test_passes_only_when_safe() -> None:
     # white leads by 9 + 7.5 on the board; after black's pass white passes and wins
     board = walls("D", "E")
-    board.push(PASS)
-    assert MCTS(seed=1).genmove(board, playouts=500) == PASS
+    board.push(Move.PASS)
+    assert Engine(seed=1).search(board, Limit(nodes=500)).move == Move.PASS
     # black, behind, does not pass after white's pass
     board = walls("D", "E")
     board.turn = WHITE
-    board.push(PASS)
-    assert MCTS(seed=1).genmove(board, playouts=500, allow_resign=False) != PASS
+    board.push(Move.PASS)
+    result = Engine(seed=1).search(board, Limit(nodes=500), allow_resign=False)
+    assert not result.move.is_pass
     # and nobody passes on an open board
-    assert MCTS(seed=1).genmove(Board(size=9), playouts=500) != PASS
+    assert not Engine(seed=1).search(Board(size=9), Limit(nodes=500)).move.is_pass
 
 
 def test_resigns_when_hopeless() -> None:
@@ -52,26 +63,30 @@ def test_resigns_when_hopeless() -> None:
         [f"B{r}" for r in range(1, 10)],
         [f"{c}{r}" for c in "CDEFGHJ" for r in range(1, 10) if f"{c}{r}" not in eyes],
     )
-    engine = MCTS(seed=2)
-    assert engine.genmove(board, playouts=1000) == RESIGN
-    assert engine.info.winrate < 0.1
-    assert MCTS(seed=2).genmove(board, playouts=300, allow_resign=False) != RESIGN
+    result = Engine(seed=2).search(board, Limit(nodes=1000))
+    assert result.move == Move.RESIGN
+    assert result.score is not None and result.score.value < 0.1
+    assert Engine(seed=2).search(board, Limit(nodes=300), allow_resign=False).move != Move.RESIGN
+    assert Engine(seed=2, resign=0.0).search(board, Limit(nodes=1000)).move != Move.RESIGN
 
 
 def test_tree_reuse() -> None:
     board = Board(size=9)
-    engine = MCTS(seed=4)
-    move = engine.genmove(board, playouts=2000)
+    engine = Engine(seed=4)
+    move = engine.search(board, Limit(nodes=2000)).move
     board.push(move)
     board.push("C3" if move != board.parse_move("C3") else "G7")
-    engine.genmove(board, playouts=500)
+    engine.search(board, Limit(nodes=500))
     assert engine.reused > 0
+    engine.new_game()
+    engine.search(board, Limit(nodes=100))
+    assert engine.reused == 0
 
 
 def test_superko_excluded_at_root() -> None:
     board = read_sgf(PSK_SGF)  # W B9 would repeat an earlier board (positional superko)
-    engine = MCTS(seed=5)
-    engine.search(board, playouts=300)
+    engine = Engine(seed=5)
+    engine.search(board, Limit(nodes=300))
     tree = engine._tree
     assert tree is not None
     root = int(tree[8][T_ROOT])
@@ -79,8 +94,8 @@ def test_superko_excluded_at_root() -> None:
     children = {board.vertex(int(m)) for m in tree[0][first : first + n]}
     assert "B9" not in children and len(children) > 3
     situational = read_sgf(PSK_SGF, "simple-ko")
-    engine = MCTS(seed=5)
-    engine.search(situational, playouts=300)
+    engine = Engine(seed=5)
+    engine.search(situational, Limit(nodes=300))
     tree = engine._tree
     assert tree is not None
     first, n = int(tree[2][0]), int(tree[3][0])
@@ -88,20 +103,22 @@ def test_superko_excluded_at_root() -> None:
 
 
 def test_reproducible_from_seed() -> None:
-    a = [MCTS(seed=9).genmove(Board(size=9, moves="E5 E6"), playouts=700) for _ in range(2)]
-    assert a[0] == a[1]
+    board = Board(size=9, moves="E5 E6")
+    a = [Engine(seed=9).search(board, Limit(nodes=700)) for _ in range(2)]
+    assert a[0].move == a[1].move and a[0].pv == a[1].pv and a[0].score == a[1].score
 
 
 def test_dead_stone_in_black_area() -> None:
     board = walls("D", "E")
     board.push("B5", WHITE)
+    assert board.turn == BLACK
     assert [board.vertex(p) for p in dead_stones(board)] == ["B5"]
     assert board.turn == BLACK
 
 
 def test_kernel_has_one_signature() -> None:
-    MCTS(seed=0).genmove(Board(size=9), playouts=10)
-    MCTS(seed=0).genmove(Board(size=13), playouts=10)
+    Engine(seed=0).search(Board(size=9), Limit(nodes=10))
+    Engine(seed=0).search(Board(size=13), Limit(nodes=10))
     assert len(search_kernel.signatures) == 1
     assert np.uint64 is not None
 
@@ -111,8 +128,8 @@ def test_children_start_with_their_priors() -> None:
     atari, 0.3 on the first line, the shape prior on a MoGo 3x3 pattern, 0.5 elsewhere
     (the pattern test written here from the table and the board API)."""
     board = Board(size=9, moves="E5 E6 D6 F5 D4 C5 F6 D5")  # White D5 puts D6 in atari
-    engine = MCTS(seed=0, shape_prior=0.7)
-    engine.search(board, playouts=1)
+    engine = Engine(seed=0, shape_prior=0.7)
+    engine.search(board, Limit(nodes=1))
     tree = engine._tree
     assert tree is not None
     root = int(tree[8][T_ROOT])
@@ -125,14 +142,14 @@ def test_children_start_with_their_priors() -> None:
             continue  # the child the simulation went through
         row, col = divmod(p, 9)
         near_atari = any(
-            board.color_at(q) and len(board.block(q)[1]) == 1
+            board.color_at(q) is not None and len(board.block(q)[1]) == 1
             for q in (p - 9, p + 9, p - 1 if col else -1, p + 1 if col < 8 else -1)
             if 0 <= q < 81
         )
         code = 0
         for k, (dr, dc) in enumerate(patterns.OFFSETS):
             r, c = row + dr, col + dc
-            code |= (board.color_at(r * 9 + c) if 0 <= r < 9 and 0 <= c < 9 else 3) << (2 * k)
+            code |= (stone_code(board, r * 9 + c) if 0 <= r < 9 and 0 <= c < 9 else 3) << (2 * k)
         if near_atari:
             expected = 0.8
         elif min(row, col, 8 - row, 8 - col) == 0:
@@ -144,3 +161,50 @@ def test_children_start_with_their_priors() -> None:
         assert tree[5][ch] == pytest.approx(expected * engine.prior), board.vertex(p)
         seen.add(expected)
     assert seen == {0.8, 0.3, 0.7, 0.5}
+
+
+def test_levels_set_the_playouts() -> None:
+    assert Engine().level == 5 and Engine().playouts == 10_000
+    assert [Engine(n).playouts for n in (1, 10)] == [LEVEL_PLAYOUTS[0], LEVEL_PLAYOUTS[-1]]
+    assert LEVEL_PLAYOUTS == tuple(sorted(LEVEL_PLAYOUTS))  # stronger with the level
+    result = Engine(1, seed=1).search(Board(size=9))  # Limit() leaves it to the level
+    assert result.nodes == 100 and result.ended is End.COMPLETED
+    with pytest.raises(ValueError, match="level"):
+        Engine(11)
+
+
+def test_time_limit_and_info() -> None:
+    infos: list[Info] = []
+    result = Engine(seed=1).search(Board(size=9), Limit(time=1.3), on_info=infos.append)
+    assert result.ended is End.TIME and 1.3 <= result.time < 2.0
+    assert infos and infos[-1].nodes == result.nodes and infos[-1].pv == result.pv
+    assert all(isinstance(m, Move) for m in result.pv)
+
+
+def test_clock_gives_a_share_of_the_remaining_time() -> None:
+    # 60 s left for an empty 9x9 board: the time manager expects max(12, 81 / 2.5) = 32
+    # more moves, so about 60 / 32 s; with 0.1 s left the engine answers at once
+    start = time.perf_counter()
+    result = Engine(seed=1).search(Board(size=9), Limit(remaining=60.0))
+    assert 1.0 < time.perf_counter() - start < 3.0 and result.ended is End.TIME
+    start = time.perf_counter()
+    result = Engine(seed=1).search(Board(size=9), Limit(remaining=0.1))
+    assert time.perf_counter() - start < 0.1 and result.move in Board(size=9).legal_moves
+
+
+def test_stop_from_another_thread() -> None:
+    engine = Engine(seed=1)
+    threading.Timer(0.5, engine.stop).start()
+    start = time.perf_counter()
+    result = engine.search(Board(size=9), Limit(infinite=True))
+    assert time.perf_counter() - start < 1.5
+    assert result.ended is End.STOPPED and result.nodes > 0 and result.move is not None
+    # the next search starts afresh
+    assert engine.search(Board(size=9), Limit(nodes=100)).ended is End.COMPLETED
+
+
+def test_game_over_positions() -> None:
+    board = Board(size=9, moves="E5 pass pass")
+    assert Engine().search(board, Limit(nodes=100)).move == Move.PASS
+    board.push(Move.RESIGN)
+    assert Engine().search(board, Limit(nodes=100)).move is None

@@ -10,12 +10,12 @@ import pytest
 
 from bitgames.cli import main
 from bitgames.core import rng as R
-from bitgames.go import PASS, Board
+from bitgames.go import Board, Move
 from bitgames.go import kernels as K
 from bitgames.go.cli import POLICY_NAMES
 from bitgames.go.patterns import OFFSETS, code, table
 
-from .test_kernels import eye_rule
+from .test_kernels import eye_rule, random_points, stone_code
 
 # the stones as drawn: B black, W white, . empty, # off the board, * the move
 DRAWN = {"B": 1, "W": 2, ".": 0, "#": 3, "*": 0}
@@ -44,11 +44,7 @@ def test_kernel_codes_every_point_of_random_boards() -> None:
     for size in (3, 5, 9, 13):
         for _ in range(5):
             board = Board(size=size, rules="simple-ko")
-            for _ in range(int(gen.integers(0, size * size))):
-                moves = [m for m in board.legal_moves if m != PASS]
-                if not moves:
-                    break
-                board.push(int(gen.choice(moves)))
+            random_points(board, gen, int(gen.integers(0, size * size)))
             color = board._s[0]
             for p in range(size * size):
                 assert K._pat3_code(color, size, p) == _neighbourhood(board, p), (size, p)
@@ -95,18 +91,19 @@ def _neighbourhood(board: Board, p: int) -> int:
     c = 0
     for k, (dr, dc) in enumerate(OFFSETS):
         r, cc = row + dr, col + dc
-        v = board.color_at(r * size + cc) if 0 <= r < size and 0 <= cc < size else 3
+        v = stone_code(board, r * size + cc) if 0 <= r < size and 0 <= cc < size else 3
         c |= v << (2 * k)
     return c
 
 
 def _safe(board: Board, p: int) -> bool:
     """Legal, and not a self-atari of two or more stones unless it captures."""
-    if not board.is_legal(p):
+    move = Move.from_point(p, board.size)
+    if not board.is_legal(move):
         return False
     c = board.turn
     before = board.captures(c)
-    board.push(p)
+    board.push(move)
     stones, libs = board.block(p)
     ok = len(stones) < 2 or len(libs) >= 2 or board.captures(c) > before
     board.pop()
@@ -123,11 +120,9 @@ def test_patterns_policy_answers_next_to_the_last_move() -> None:
     for seed in range(40):
         board = Board(size=9, rules="simple-ko")
         gen = np.random.default_rng(seed)
-        for _ in range(int(gen.integers(8, 40))):
-            moves = [m for m in board.legal_moves if m != PASS]
-            board.push(int(gen.choice(moves)))
-        last = board.peek()
+        random_points(board, gen, int(gen.integers(8, 40)))
         size = board.size
+        last = board.peek().point(size)
         row, col = divmod(last, size)
         around = [
             (row + dr) * size + col + dc
@@ -135,12 +130,12 @@ def test_patterns_policy_answers_next_to_the_last_move() -> None:
             for dc in (-1, 0, 1)
             if (dr or dc) and 0 <= row + dr < size and 0 <= col + dc < size
         ]
-        if any(board.color_at(q) and len(board.block(q)[1]) == 1 for q in around):
+        if any(board.color_at(q) is not None and len(board.block(q)[1]) == 1 for q in around):
             continue
         good = {
             q
             for q in around
-            if board.color_at(q) == 0 and t[_neighbourhood(board, q)] and _safe(board, q)
+            if board.color_at(q) is None and t[_neighbourhood(board, q)] and _safe(board, q)
         }
         good = {q for q in good if not eye_rule(board, q, board.turn)}
         for stream in range(20):

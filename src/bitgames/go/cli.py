@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bitgames.cli import add_json_flag, emit
+from bitgames.core.cli import add_json_flag, emit
 
 GNUGO = "/usr/games/gnugo --mode gtp --level 10 --chinese-rules --positional-superko"
 
@@ -35,8 +35,15 @@ def _board_options(p: argparse.ArgumentParser) -> None:
 
 def _engine_options(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--playouts", type=int, help="simulations per move (default 10000)")
+    g.add_argument("--playouts", type=int, help="simulations per move (default: the level's)")
     g.add_argument("--seconds", type=float, help="seconds per move instead of a playout count")
+    p.add_argument(
+        "--level",
+        type=int,
+        default=5,
+        help="engine level 1-10 when no --playouts/--seconds: 100, 300, 1000, 3000, 10000 "
+        "(level 5, the default), 20000, 50000, 100000, 200000, 500000 playouts per move",
+    )
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument(
         "--policy",
@@ -125,49 +132,62 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_score)
 
 
-def _limits(args: argparse.Namespace) -> tuple[int | None, float | None]:
+def _limit(args: argparse.Namespace) -> Any:
+    """The ``Limit`` of --playouts / --seconds (``Limit()``: the engine's level)."""
+    from bitgames.core.engine import Limit
+
     if args.seconds is not None:
-        return None, args.seconds
-    return (args.playouts if args.playouts is not None else 10_000), None
+        return Limit(time=args.seconds)
+    return Limit(nodes=args.playouts) if args.playouts is not None else Limit()
+
+
+def _engine(args: argparse.Namespace, resign: bool = True) -> Any:
+    from bitgames.go import kernels as K
+    from bitgames.go.mcts import Engine
+
+    return Engine(args.level, seed=args.seed, policy=K.POLICIES[args.policy],
+                  resign=0.1 if resign else 0.0)
+
+
+def _describe(limit: Any, engine: Any) -> str:
+    if limit.time is not None:
+        return f"{limit.time:g} s/move"
+    return f"{limit.nodes or engine.playouts} playouts/move"
 
 
 def cmd_gtp(args: argparse.Namespace) -> int:
     from bitgames.core.jit import ensure_warm
-    from bitgames.go.gtp import GtpEngine
+    from bitgames.go.gtp import GtpSession
 
     ensure_warm("go")
-    playouts, seconds = _limits(args)
-    engine = GtpEngine(
+    GtpSession(
         size=args.size,
         komi=args.komi,
         rules=args.rules,
-        playouts=playouts,
-        seconds=seconds,
-        seed=args.seed,
+        limit=_limit(args),
+        engine=_engine(args),
         resign=not args.no_resign,
-        policy=args.policy,
-    )
-    engine.run(sys.stdin)
+    ).serve()
     return 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     from bitgames.core.jit import ensure_warm
-    from bitgames.go import kernels as K
-    from bitgames.go.board import BLACK, PASS, RESIGN, Board, IllegalMoveError
-    from bitgames.go.mcts import MCTS, final_score
+    from bitgames.go.board import BLACK, WHITE, Board, Move
+    from bitgames.go.mcts import final_score
 
     ensure_warm("go")
-    playouts, seconds = _limits(args)
+    limit = _limit(args)
     board = Board(size=args.size, komi=args.komi, rules=args.rules)
-    engine = MCTS(seed=args.seed, policy=K.POLICIES[args.policy])
-    human = BLACK if args.color == "black" else 3 - BLACK
+    engine = _engine(args)
+    human = BLACK if args.color == "black" else WHITE
     print(board, flush=True)
     while not board.is_game_over():
         if board.turn == human:
-            legal = board.legal_moves
             try:
-                line = input(f"your move ({len(legal) - 1} legal points, or pass/undo/quit): ")
+                line = input(
+                    f"your move ({len(board.legal_points())} legal points, or pass/undo/quit): "
+                )
             except EOFError:
                 return 0
             text = line.strip()
@@ -181,23 +201,22 @@ def cmd_play(args: argparse.Namespace) -> int:
                 continue
             try:
                 board.push(text)
-            except (IllegalMoveError, ValueError) as exc:
+            except ValueError as exc:
                 print(f"  {exc}", flush=True)
                 continue
         else:
-            move = engine.genmove(board, playouts, seconds)
-            info = engine.info
-            if move == RESIGN:
-                board.push(RESIGN)
+            result = engine.search(board, limit)
+            move = result.move
+            board.push(move)
+            if move == Move.RESIGN:
                 print("engine resigns", flush=True)
                 break
             print(
-                f"engine: {board.vertex(move)}  (win rate {info.winrate:.1%}, "
-                f"{info.playouts} playouts in {info.seconds:.1f} s, pv {info.pv})",
+                f"engine: {move}  ({result.score}, {result.nodes} playouts in "
+                f"{result.time:.1f} s, pv {' '.join(map(str, result.pv))})",
                 flush=True,
             )
-            board.push(move)
-            if move == PASS:
+            if move == Move.PASS:
                 print("engine passes", flush=True)
         print(board, flush=True)
     if board.resigned is None:
@@ -211,110 +230,92 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-class _GtpPlayer:
-    """A match player backed by a GTP engine, kept in step with the board's moves."""
-
-    def __init__(self, client: Any, size: int, komi: float) -> None:
-        self.client = client
-        self.size = size
-        self.komi = komi
-        self.sent: list[tuple[int, int]] | None = None
-
-    def sync(self, board: Any) -> None:
-        from bitgames.go.board import RESIGN
-
-        moves = [m for m in board.move_stack if m[1] != RESIGN]
-        if self.sent is None or moves[: len(self.sent)] != self.sent:
-            self.client.command(f"boardsize {self.size}")
-            self.client.command("clear_board")
-            self.client.command(f"komi {self.komi}")
-            self.sent = []
-        for c, p in moves[len(self.sent) :]:
-            self.client.command(f"play {'b' if c == 1 else 'w'} {board.vertex(p)}")
-            self.sent.append((c, p))
-
-    def __call__(self, board: Any) -> int:
-        from bitgames.go.board import RESIGN
-
-        self.sync(board)
-        color = "b" if board.turn == 1 else "w"
-        reply = self.client.command(f"genmove {color}").strip().lower()
-        if reply == "resign":
-            return RESIGN
-        move = board.parse_move(reply)
-        assert self.sent is not None
-        self.sent.append((board.turn, move))
-        return move
+class _Interrupted(Exception):
+    """Ctrl-C was pressed during a match."""
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    from bitgames.core.engine import interruptible
     from bitgames.core.jit import ensure_warm
     from bitgames.core.match import GameRecord, MatchResult, run_match
-    from bitgames.go import kernels as K
-    from bitgames.go.board import Board
+    from bitgames.core.protocol import ProcessTransport
+    from bitgames.go.board import Board, Move, format_score
     from bitgames.go.gtp import GtpClient
-    from bitgames.go.mcts import MCTS, final_score
+    from bitgames.go.mcts import final_score
+    from bitgames.go.sgf import to_sgf
 
     ensure_warm("go")
-    playouts, seconds = _limits(args)
+    limit = _limit(args)
     if args.games < 2 or args.games % 2:
         raise ValueError("--games must be an even number of at least 2 (colours alternate)")
     if args.sgf_dir is not None:
         args.sgf_dir.mkdir(parents=True, exist_ok=True)
-    client = GtpClient(args.opponent)
-    name = client.command("name")
-    opponent = _GtpPlayer(client, args.size, args.komi)
-    engine = MCTS(
-        seed=args.seed, resign=0.0 if args.no_resign else 0.1, policy=K.POLICIES[args.policy]
-    )
+    transport = ProcessTransport(args.opponent)
+    client = GtpClient(transport)
+    engine = _engine(args, resign=not args.no_resign)
 
-    def ours(board: Board) -> int:
-        return engine.genmove(board, playouts, seconds)
+    def new_board() -> Board:
+        return Board(size=args.size, komi=args.komi, rules=args.rules)
+
+    def referee_score(board: Board) -> float:
+        """The opponent's final_score (dead stones judged), else our own estimate."""
+        try:
+            client.sync(board)
+            ok, text = client.request("final_score")
+        except ValueError:
+            ok, text = False, ""
+        if ok and text and text[0] in "BW0":
+            if text == "0":
+                return 0.0
+            value = float(text[2:])
+            return value if text[0] == "B" else -value
+        return final_score(board)
 
     class Refereed(Board):
         """A board whose winner after two passes comes from the referee."""
 
-        def winner(self) -> int | None:
+        def winner(self) -> bool | None:
             if self.resigned is not None or not self.is_game_over():
                 return super().winner()
-            score = self.referee_score()
-            return 1 if score > 0 else 2 if score < 0 else None
+            score = referee_score(self)
+            return None if score == 0 else score < 0
 
-        def referee_score(self) -> float:
-            try:
-                opponent.sync(self)
-                ok, text = client.send("final_score")
-            except ValueError:
-                ok, text = False, ""
-            if ok and text and text[0] in "BW0":
-                if text == "0":
-                    return 0.0
-                value = float(text[2:])
-                return value if text[0] == "B" else -value
-            return final_score(self)
+    def ours(board: Board) -> Move:
+        if pressed[0]:
+            raise _Interrupted
+        move = engine.search(board, limit).move
+        if pressed[0]:
+            raise _Interrupted
+        return move
+
+    def theirs(board: Board) -> Move:
+        if pressed[0]:
+            raise _Interrupted
+        try:
+            return client.play(board, limit).move
+        except ValueError:
+            if pressed[0]:
+                raise _Interrupted from None
+            raise
 
     started = time.perf_counter()
+    played: list[MatchResult] = []
 
     def on_game(record: GameRecord, result: MatchResult) -> None:
-        board = Refereed(size=args.size, komi=args.komi, rules=args.rules)
+        played[:] = [result]
+        board = new_board()
         for m in record.moves:
             board.push(m)
         if board.resigned is not None or not board.is_game_over():
             res = board.result() if board.resigned is not None else "Void"
         else:
-            from bitgames.go.board import format_score
-
-            res = format_score(board.referee_score())
+            res = format_score(referee_score(board))
         ours_color = "B" if record.a_first else "W"
         n = result.n
         if args.sgf_dir is not None:
-            from bitgames.go.sgf import to_sgf
-
+            players = ("bitgames", client.name) if record.a_first else (client.name, "bitgames")
             text = to_sgf(board, result=res).replace(
-                ";GM[1]",
-                f";GM[1]PB[{'bitgames' if record.a_first else name}]"
-                f"PW[{name if record.a_first else 'bitgames'}]",
-                1,
+                ";GM[1]", f";GM[1]PB[{players[0]}]PW[{players[1]}]", 1
             )
             (args.sgf_dir / f"game{n:04d}.sgf").write_text(text + "\n", encoding="utf-8")
         emit(
@@ -331,73 +332,102 @@ def cmd_match(args: argparse.Namespace) -> int:
             f"game {n}: bitgames {ours_color} {res} ({record.plies} plies)  {result.summary()}",
         )
 
-    try:
-        result = run_match(
-            ours,
-            opponent,
-            lambda: Refereed(size=args.size, komi=args.komi, rules=args.rules),
-            max_plies=3 * args.size * args.size,
-            on_game=on_game,
-            rounds=args.games // 2,
-        )
-    finally:
-        client.close()
-    limit = f"{playouts} playouts/move" if playouts else f"{seconds} s/move"
+    def interrupt() -> None:
+        engine.stop()
+        transport.proc.kill()  # a genmove of the opponent ends at once
+
+    described = _describe(limit, engine)
+    status = 0
+    with interruptible(interrupt) as pressed:
+        try:
+            result = run_match(
+                ours,
+                theirs,
+                lambda: Refereed(size=args.size, komi=args.komi, rules=args.rules),
+                max_plies=3 * args.size * args.size,
+                on_game=on_game,
+                rounds=args.games // 2,
+            )
+        except _Interrupted:
+            result = played[0] if played else MatchResult()
+            status = 130
+            print("stopped: the game in progress is not counted", file=sys.stderr, flush=True)
+        finally:
+            (transport if pressed[0] else client).close()
     emit(
-        {"opponent": args.opponent, "limit": limit, **result.to_dict()},
+        {"opponent": args.opponent, "limit": described, "stopped": status == 130,
+         **result.to_dict()},
         args.json,
-        f"bitgames ({limit}) vs {name}: {result.summary()}",
+        f"bitgames ({described}) vs {client.name}: {result.summary()}"
+        + (" (stopped)" if status else ""),
     )
-    return 0
+    return status
+
+
+def _playouts(pool: Any, threads: int, kernel_args: tuple[Any, ...], lo: int, hi: int) -> None:
+    """Playouts ``lo`` to ``hi - 1`` (the same random streams as one call for all), split
+    among ``threads`` threads of ``pool`` (the kernel releases the GIL)."""
+    from bitgames.go import kernels as K
+
+    g, s, seed, cap, scores, moves, policy = kernel_args
+    cuts = [lo + (hi - lo) * t // threads for t in range(threads + 1)]
+    list(pool.map(lambda a, b: K._playout_range(g, s, a, b, seed, cap, scores, moves, policy),
+                  cuts, cuts[1:]))
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    from concurrent.futures import ThreadPoolExecutor
+
     import numpy as np
 
+    from bitgames.core.engine import interruptible
     from bitgames.core.jit import ensure_warm
     from bitgames.go import kernels as K
 
     ensure_warm("go")
     sizes = args.size or [9, 13, 19]
-    for size in sizes:
-        n = max(1000, int(args.playouts * 81 / (size * size)))
-        g, s = K.geometry(size), K.new_state(size)
-        scores = np.zeros(n, np.int64)
-        moves = np.zeros(n, np.int64)
-        seed = np.uint64(args.seed)
-        policy = K.POLICIES[args.policy]
-        # a short untimed run first (page-in, thread start)
-        K.playouts_serial(g, s, min(n, 200), seed, 3 * size * size, scores, moves, policy)
-        start = time.perf_counter()
-        if args.threads <= 1:
-            K.playouts_serial(g, s, n, seed, 3 * size * size, scores, moves, policy)
-        else:
-            from numba import set_num_threads
-
-            set_num_threads(args.threads)
-            K.playouts_parallel(
-                g, s, n, seed, 3 * size * size, scores, moves, 4 * args.threads, policy
+    policy = K.POLICIES[args.policy]
+    seed = np.uint64(args.seed)
+    pool = ThreadPoolExecutor(args.threads)
+    with interruptible(lambda: None) as pressed:
+        for size in sizes:
+            n = max(1000, int(args.playouts * 81 / (size * size)))
+            g, s = K.geometry(size), K.new_state(size)
+            scores = np.zeros(n, np.int64)
+            moves = np.zeros(n, np.int64)
+            cap = 3 * size * size
+            kernel_args = (g, s, seed, cap, scores, moves, policy)
+            _playouts(pool, args.threads, kernel_args, 0, min(n, 200))  # untimed: page-in
+            done = 0
+            start = time.perf_counter()
+            while done < n and not pressed[0]:  # blocks of ~20 ms: Ctrl-C stops at once
+                step = min(n - done, max(100, 2000 * 81 // (size * size)) * args.threads)
+                _playouts(pool, args.threads, kernel_args, done, done + step)
+                done += step
+            dt = time.perf_counter() - start
+            total = int(moves[:done].sum())
+            record = {
+                "size": size,
+                "threads": args.threads,
+                "policy": args.policy,
+                "playouts": done,
+                "seconds": round(dt, 3),
+                "playouts_per_s": round(done / dt),
+                "moves_per_playout": round(total / done, 1),
+                "ns_per_move": round(dt / total * 1e9, 1),
+                "black_win_rate_komi_7.5": round(float((scores[:done] - 7.5 > 0).mean()), 3),
+            }
+            emit(
+                record,
+                args.json,
+                f"{size}x{size}: {record['playouts_per_s']:,} playouts/s, "
+                f"{record['moves_per_playout']} moves/playout, {record['ns_per_move']} ns/move "
+                f"({done} playouts, {args.threads} thread{'s' if args.threads > 1 else ''})",
             )
-        dt = time.perf_counter() - start
-        total = int(moves.sum())
-        record = {
-            "size": size,
-            "threads": args.threads,
-            "policy": args.policy,
-            "playouts": n,
-            "seconds": round(dt, 3),
-            "playouts_per_s": round(n / dt),
-            "moves_per_playout": round(total / n, 1),
-            "ns_per_move": round(dt / total * 1e9, 1),
-            "black_win_rate_komi_7.5": round(float((scores - 7.5 > 0).mean()), 3),
-        }
-        emit(
-            record,
-            args.json,
-            f"{size}x{size}: {record['playouts_per_s']:,} playouts/s, "
-            f"{record['moves_per_playout']} moves/playout, {record['ns_per_move']} ns/move "
-            f"({n} playouts, {args.threads} thread{'s' if args.threads > 1 else ''})",
-        )
+            if pressed[0]:
+                print(f"stopped after {done} of {n} playouts on {size}x{size}",
+                      file=sys.stderr, flush=True)
+                return 130
     return 0
 
 
@@ -414,7 +444,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     record = {
         "file": str(args.file),
         "area_score": board.score(),
-        "area_result": board.result(),
+        "area_result": format_score(board.score()),
         "dead": dead,
         "final_score": fs,
         "final_result": format_score(fs),
@@ -422,7 +452,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     emit(
         record,
         args.json,
-        f"{args.file}: Tromp-Taylor {board.result()}; dead stones removed "
+        f"{args.file}: Tromp-Taylor {format_score(board.score())}; dead stones removed "
         f"{format_score(fs)} (dead: {' '.join(dead) or 'none'})",
     )
     return 0

@@ -1,37 +1,40 @@
-"""GTP version 2: the engine side (``bitgames go gtp``) and a small controller.
+"""GTP version 2: the engine side (``bitgames go gtp``) and a client for outside engines.
 
-The engine reads commands on stdin and writes only protocol responses on stdout, one
-flush per response; logs go to stderr. Input is preprocessed as the spec says (control
-characters dropped, ``#`` comments removed, tabs to spaces, blank lines skipped). Every
-failure - unknown command, bad argument, illegal move - is answered ``? message`` and the
-engine keeps reading.
+:class:`GtpSession` is a dialect of :class:`bitgames.core.protocol.Session`: it reads
+commands on stdin and writes only protocol responses on stdout (``=id result`` or
+``?id message``, each followed by a blank line); logs go to stderr. Input is preprocessed
+as the spec says (control characters dropped, ``#`` comments removed, tabs to spaces,
+blank lines skipped). Every failure - unknown command, bad argument, illegal move - is
+answered ``? message`` and the session keeps reading.
 
->>> import io
->>> out = io.StringIO()
->>> engine = GtpEngine(playouts=50, out=out)
->>> engine.run(io.StringIO("1 protocol_version\\nboardsize 30\\nplay b D4\\nfoo\\n"))
->>> out.getvalue().split("\\n\\n")[:4]
-['=1 2', '? unacceptable size', '= ', '? unknown command']
+:class:`GtpClient` drives an outside GTP engine (GNU Go, or our own ``bitgames go gtp``)
+as a :class:`bitgames.core.engine.Player`.
+
+>>> from bitgames.core.protocol import SessionHarness
+>>> harness = SessionHarness(GtpSession)
+>>> harness.converse([
+...     ("1 protocol_version", ["=1 2", ""]),
+...     ("boardsize 30", ["? unacceptable size", ""]),
+...     ("play b D4", ["= ", ""]),
+...     ("foo", ["? unknown command", ""]),
+... ])
 """
 
 from __future__ import annotations
 
-import shlex
-import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import IO
+from typing import Any, TextIO
 
 from bitgames import __version__
-from bitgames.core.errors import BitgamesError
-from bitgames.go.board import BLACK, PASS, WHITE, Board, Rules, format_score
+from bitgames.core.engine import Limit, SearchResult
+from bitgames.core.errors import BitgamesError, EngineError, ProtocolError
+from bitgames.core.protocol import Client, Command, ProcessTransport, Session, Transport
+from bitgames.go.board import BLACK, WHITE, Board, Color, Move, Rules, format_score
+from bitgames.go.mcts import Engine, dead_stones, final_score
 
-Handler = Callable[[list[str]], str]
 
-
-class GtpError(BitgamesError):
+class GtpError(ProtocolError):
     """A command that failed; its message becomes the ``?`` response."""
 
 
@@ -46,7 +49,7 @@ def preprocess(line: str) -> str:
     return line.replace("\t", " ").strip()
 
 
-def parse_color(text: str) -> int:
+def parse_color(text: str) -> Color:
     """``b``/``black`` -> BLACK, ``w``/``white`` -> WHITE."""
     t = text.lower()
     if t in ("b", "black"):
@@ -56,123 +59,82 @@ def parse_color(text: str) -> int:
     raise GtpError("invalid color")
 
 
-class GtpEngine:
-    """The engine side of GTP around a :class:`Board` and an MCTS player.
+class GtpSession(Session):
+    """The engine side of GTP around a :class:`Board` and an :class:`Engine`.
 
-    ``playouts`` (per move) or ``seconds`` (per move) set the strength when the
-    controller sends no time settings; with ``time_settings``/``time_left`` the engine
+    ``limit`` (default: the engine's level) sets the strength when the controller sends
+    no time settings; with ``time_settings``/``time_left`` the engine's time manager
     spends a share of the remaining time.
     """
+
+    protocol = "gtp"
 
     def __init__(
         self,
         size: int = 9,
         komi: float = 7.5,
         rules: str = "default",
-        playouts: int | None = 10_000,
-        seconds: float | None = None,
-        seed: int = 0,
-        out: IO[str] | None = None,
-        log: IO[str] | None = None,
+        limit: Limit | None = None,
+        engine: Engine | None = None,
         resign: bool = True,
-        policy: str = "patterns",
+        out: TextIO | None = None,
+        log: TextIO | None = None,
     ) -> None:
+        super().__init__(out, log)
+        # GTP names with a hyphen (kgs-...) are methods cmd_kgs_...
+        self.commands = {
+            name.replace("kgs_", "kgs-", 1): fn for name, fn in self.commands.items()
+        }
         self.rules = Rules.parse(rules)
-        self.policy = policy
         self.board = Board(size=size, komi=komi, rules=self.rules)
-        self.playouts = playouts
-        self.seconds = seconds
-        self.seed = seed
-        self.out = out if out is not None else sys.stdout
-        self.log = log if log is not None else sys.stderr
+        self.limit = limit or Limit()
+        self.engine = engine or Engine()
         self.resign = resign
-        self._engine: object | None = None
         self.main_time = 0.0
         self.byo_time = 0.0
         self.byo_stones = 0
-        self.time_left: dict[int, tuple[float, int]] = {}
-        self.running = True
-        self.commands: dict[str, Handler] = {
-            "protocol_version": lambda a: "2",
-            "name": lambda a: "bitgames",
-            "version": lambda a: __version__,
-            "known_command": self.cmd_known_command,
-            "list_commands": lambda a: "\n".join(sorted(self.commands)),
-            "quit": self.cmd_quit,
-            "boardsize": self.cmd_boardsize,
-            "clear_board": self.cmd_clear_board,
-            "komi": self.cmd_komi,
-            "play": self.cmd_play,
-            "genmove": self.cmd_genmove,
-            "reg_genmove": self.cmd_reg_genmove,
-            "kgs-genmove_cleanup": self.cmd_genmove_cleanup,
-            "undo": self.cmd_undo,
-            "final_score": self.cmd_final_score,
-            "final_status_list": self.cmd_final_status_list,
-            "showboard": lambda a: "\n" + str(self.board),
-            "time_settings": self.cmd_time_settings,
-            "time_left": self.cmd_time_left,
-            "loadsgf": self.cmd_loadsgf,
-            "printsgf": self.cmd_printsgf,
-            "is_legal": self.cmd_is_legal,
-            "all_legal": self.cmd_all_legal,
-            "list_stones": self.cmd_list_stones,
-            "captures": self.cmd_captures,
-            "set_free_handicap": self.cmd_set_free_handicap,
-            "fixed_handicap": self.cmd_fixed_handicap,
-            "kgs-game_over": lambda a: "",
-        }
+        self.time_left: dict[Color, tuple[float, int]] = {}
 
-    # ------------------------------------------------------------------ plumbing
-    def run(self, lines: Iterable[str]) -> None:
-        """Answer every command of ``lines`` until ``quit`` or the end of input."""
-        for raw in lines:
-            response = self.handle(raw)
-            if response is not None:
-                self.out.write(response)
-                self.out.flush()
-            if not self.running:
-                break
-
-    def handle(self, raw: str) -> str | None:
-        """The full response (with its blank line) to one input line, or None."""
-        line = preprocess(raw)
-        if not line:
+    # ------------------------------------------------------------------ the dialect
+    def parse(self, line: str) -> Command | None:
+        text = preprocess(line)
+        if not text:
             return None
-        parts = line.split()
+        parts = text.split()
         ident = ""
-        if parts[0].isdigit():
+        if parts[0].isascii() and parts[0].isdigit():
             ident = parts.pop(0)
-            if not parts:
-                return f"?{ident} missing command\n\n"
-        name, args = parts[0], parts[1:]
-        handler = self.commands.get(name)
-        if handler is None:
-            return f"?{ident} unknown command\n\n"
-        try:
-            result = handler(args)
-        except (GtpError, BitgamesError, ValueError, OSError, IndexError) as exc:
-            message = str(exc) or type(exc).__name__
-            return f"?{ident} {message.splitlines()[0]}\n\n"
-        except Exception as exc:  # noqa: BLE001 - a protocol mode must never die
-            print(f"internal error in {name}: {exc!r}", file=self.log, flush=True)
-            return f"?{ident} internal error: {exc}\n\n"
-        return f"={ident} {result}\n\n"
+        if not parts:
+            return Command("", [], ident, text)
+        return Command(parts[0], parts[1:], ident, text)
 
-    def engine(self) -> object:
-        if self._engine is None:
-            from bitgames.go import kernels as K
-            from bitgames.go.mcts import MCTS
+    def reply(self, command: Command, result: str | None) -> None:
+        self.send(f"={command.id} {result or ''}\n")
 
-            self._engine = MCTS(seed=self.seed, policy=K.POLICIES[self.policy])
-        return self._engine
+    def error(self, command: Command, message: str) -> None:
+        self.send(f"?{command.id} {message}\n")
+
+    def unknown(self, command: Command) -> None:
+        self.error(command, "unknown command" if command.name else "missing command")
 
     # ------------------------------------------------------------------ commands
+    def cmd_protocol_version(self, args: list[str]) -> str:
+        return "2"
+
+    def cmd_name(self, args: list[str]) -> str:
+        return "bitgames"
+
+    def cmd_version(self, args: list[str]) -> str:
+        return __version__
+
     def cmd_known_command(self, args: list[str]) -> str:
         return "true" if args and args[0] in self.commands else "false"
 
+    def cmd_list_commands(self, args: list[str]) -> str:
+        return "\n".join(sorted(self.commands))
+
     def cmd_quit(self, args: list[str]) -> str:
-        self.running = False
+        super().cmd_quit(args)
         return ""
 
     def cmd_boardsize(self, args: list[str]) -> str:
@@ -198,64 +160,47 @@ class GtpEngine:
         self.board.komi = komi
         return ""
 
-    def _color_vertex(self, args: list[str]) -> tuple[int, int]:
+    def _color_move(self, args: list[str]) -> tuple[Color, Move]:
         if len(args) < 2:
             raise GtpError("invalid color or coordinate")
         color = parse_color(args[0])
         try:
-            point = self.board.parse_move(args[1])
+            move = self.board.parse_move(args[1])
         except BitgamesError as exc:
             raise GtpError("invalid color or coordinate") from exc
-        return color, point
+        if move.is_resign:
+            raise GtpError("invalid color or coordinate")
+        return color, move
 
     def cmd_play(self, args: list[str]) -> str:
-        color, point = self._color_vertex(args)
-        if not self.board.is_legal(point, color):
+        color, move = self._color_move(args)
+        if not self.board.is_legal(move, color):
             raise GtpError("illegal move")
-        self.board.push(point, color)
+        self.board.push(move, color)
         return ""
 
-    def _budget(self, color: int) -> tuple[int | None, float | None]:
+    def _limit(self, color: Color) -> Limit:
+        """The controller's clock when it sent one, else the session's limit."""
         if color in self.time_left and (self.main_time > 0 or self.byo_time > 0):
             left, stones = self.time_left[color]
-            empties = (
-                self.board.points - len(self.board.stones(BLACK)) - len(self.board.stones(WHITE))
-            )
-            if stones > 0:
-                seconds = 0.8 * left / stones
-            else:
-                seconds = left / max(12.0, empties / 2.5)
-            return None, max(0.05, min(seconds, left - 1.0 if left > 2.0 else 0.05))
-        return self.playouts, self.seconds
+            return Limit(remaining=max(left, 0.0), moves_to_go=stones if stones > 0 else None)
+        return self.limit
 
     def _genmove(self, args: list[str], play: bool, cleanup: bool = False) -> str:
         if not args:
             raise GtpError("invalid color")
         color = parse_color(args[0])
-        from bitgames.go.mcts import MCTS, RESIGN
-
-        engine = self.engine()
-        assert isinstance(engine, MCTS)
         if self.board.turn != color:
             self.board.turn = color
-        playouts, seconds = self._budget(color)
-        start = time.perf_counter()
-        move = engine.genmove(
-            self.board, playouts, seconds, allow_resign=self.resign and play, cleanup=cleanup
-        )
-        info = engine.info
-        print(
-            f"genmove {args[0]}: {self.board.vertex(move) if move != RESIGN else 'resign'} "
-            f"winrate {info.winrate:.3f} playouts {info.playouts} "
-            f"({info.playouts / max(time.perf_counter() - start, 1e-9):.0f}/s) pv {info.pv}",
-            file=self.log,
-            flush=True,
-        )
-        if move == RESIGN:
-            return "resign"
-        if play:
+        result = self.engine.search(self.board, self._limit(color), cleanup=cleanup,
+                                    allow_resign=self.resign and play)
+        move = result.move or Move.PASS
+        winrate = "-" if result.score is None else f"{result.score.value:.3f}"
+        self.log(f"genmove {args[0]}: {move} winrate {winrate} playouts {result.nodes} "
+                 f"({result.nps:.0f}/s) pv {' '.join(map(str, result.pv))}")
+        if play and not move.is_resign:
             self.board.push(move, color)
-        return self.board.vertex(move)
+        return str(move)
 
     def cmd_genmove(self, args: list[str]) -> str:
         return self._genmove(args, play=True)
@@ -263,8 +208,11 @@ class GtpEngine:
     def cmd_reg_genmove(self, args: list[str]) -> str:
         return self._genmove(args, play=False)
 
-    def cmd_genmove_cleanup(self, args: list[str]) -> str:
+    def cmd_kgs_genmove_cleanup(self, args: list[str]) -> str:
         return self._genmove(args, play=True, cleanup=True)
+
+    def cmd_kgs_game_over(self, args: list[str]) -> str:
+        return ""
 
     def cmd_undo(self, args: list[str]) -> str:
         if not self.board.move_stack:
@@ -273,21 +221,20 @@ class GtpEngine:
         return ""
 
     def cmd_final_score(self, args: list[str]) -> str:
-        from bitgames.go.mcts import final_score
-
-        return format_score(final_score(self.board, seed=self.seed))
+        return format_score(final_score(self.board, seed=self.engine.seed))
 
     def cmd_final_status_list(self, args: list[str]) -> str:
-        from bitgames.go.mcts import dead_stones
-
         if not args or args[0] not in ("alive", "dead", "seki"):
             raise GtpError("invalid status")
         if args[0] == "seki":
             return ""
-        dead = set(dead_stones(self.board, seed=self.seed))
+        dead = set(dead_stones(self.board, seed=self.engine.seed))
         stones = self.board.stones(BLACK) + self.board.stones(WHITE)
         want = [p for p in stones if (p in dead) == (args[0] == "dead")]
         return " ".join(self.board.vertex(p) for p in sorted(want))
+
+    def cmd_showboard(self, args: list[str]) -> str:
+        return "\n" + str(self.board)
 
     def cmd_time_settings(self, args: list[str]) -> str:
         try:
@@ -317,7 +264,7 @@ class GtpEngine:
         except OSError as exc:
             raise GtpError("cannot load file") from exc
         self.board = board
-        return "black" if board.turn == BLACK else "white"
+        return "white" if board.turn else "black"
 
     def cmd_printsgf(self, args: list[str]) -> str:
         text = self.board.to_sgf()
@@ -327,15 +274,15 @@ class GtpEngine:
         return text
 
     def cmd_is_legal(self, args: list[str]) -> str:
-        color, point = self._color_vertex(args)
-        return "1" if self.board.is_legal(point, color) else "0"
+        color, move = self._color_move(args)
+        return "1" if self.board.is_legal(move, color) else "0"
 
     def cmd_all_legal(self, args: list[str]) -> str:
         if not args:
             raise GtpError("invalid color")
         color = parse_color(args[0])
-        pts = [p for p in range(self.board.points) if self.board.is_legal(p, color)]
-        return " ".join(self.board.vertex(p) for p in pts)
+        moves = (Move.from_point(p, self.board.size) for p in range(self.board.points))
+        return " ".join(str(m) for m in moves if self.board.is_legal(m, color))
 
     def cmd_list_stones(self, args: list[str]) -> str:
         if not args:
@@ -353,10 +300,10 @@ class GtpEngine:
             raise GtpError("board not empty")
         if len(args) < 2:
             raise GtpError("bad handicap")
-        points = [self.board.parse_move(v) for v in args]
-        if PASS in points or len(set(points)) != len(points):
+        moves = [self.board.parse_move(v) for v in args]
+        if any(m.row < 0 for m in moves) or len(set(moves)) != len(moves):
             raise GtpError("bad vertex list")
-        self.board.setup(points, [])
+        self.board.setup(moves, [])
         self.board.turn = WHITE
         return ""
 
@@ -373,10 +320,9 @@ class GtpEngine:
 def fixed_handicap_points(size: int, n: int) -> list[int]:
     """The GTP spec's fixed handicap placement (section 4.1.1), 2 to 9 stones.
 
-    >>> from bitgames.go import point_to_vertex
-    >>> [point_to_vertex(p, 19) for p in fixed_handicap_points(19, 3)]
+    >>> [Board(size=19).vertex(p) for p in fixed_handicap_points(19, 3)]
     ['D4', 'Q16', 'D16']
-    >>> [point_to_vertex(p, 9) for p in fixed_handicap_points(9, 2)]
+    >>> [Board(size=9).vertex(p) for p in fixed_handicap_points(9, 2)]
     ['C3', 'G7']
     """
     if size < 7 or not 2 <= n <= 9 or ((size % 2 == 0 or size == 7) and n > 4):
@@ -403,69 +349,111 @@ def fixed_handicap_points(size: int, n: int) -> list[int]:
     return table[n]
 
 
-class GtpClient:
-    """A GTP controller for one engine subprocess (e.g. ``gnugo --mode gtp``)."""
+class GtpClient(Client):
+    """A GTP controller for an outside engine, and a :class:`~bitgames.core.engine.Player`.
 
-    def __init__(self, command: str | list[str], log: IO[str] | None = None) -> None:
-        argv = shlex.split(command) if isinstance(command, str) else command
-        self.argv = argv
-        self.log = log
-        try:
-            self.proc = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                text=True,
-                bufsize=1,
-            )
-        except OSError as exc:
-            raise BitgamesError(f"cannot start GTP engine {argv[0]!r}: {exc}") from exc
+    :meth:`play` brings the engine to the board's position (``boardsize``,
+    ``clear_board``, ``komi`` and the setup stones when the game is new or went another
+    way, else only the moves it has not seen), passes the limit's time (``Limit(time=t)``:
+    ``time_settings 0 t 1``; a clock: ``time_settings`` once and ``time_left`` before each
+    move; GTP has no node limit) and asks ``genmove``. The engine's name comes from its
+    ``name`` command unless given.
 
-    def send(self, command: str) -> tuple[bool, str]:
-        """Send one command; returns (success, response text without ``=``/``?``)."""
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-        lines: list[str] = []
-        while True:
-            line = self.proc.stdout.readline()
-            if line == "":
-                raise BitgamesError(f"GTP engine {self.argv[0]!r} closed its output")
-            line = line.rstrip("\r\n")
-            if line == "" and lines:
-                break
-            if line == "" and not lines:
-                continue
-            lines.append(line)
-        head = lines[0]
-        ok = head.startswith("=")
-        first = head[1:].lstrip("0123456789").strip()
-        text = "\n".join([first] + lines[1:]).strip()
-        if self.log is not None:
-            print(f"> {command}\n< {head}", file=self.log, flush=True)
-        return ok, text
+    >>> from bitgames.core.protocol import MockTransport
+    >>> mock = MockTransport()
+    >>> mock.expect("name", ["= GNU Go", ""])
+    >>> for line in ("boardsize 9", "clear_board", "komi 7.5", "play b E5"):
+    ...     mock.expect(line, ["= ", ""])
+    >>> mock.expect("genmove w", ["= D5", ""])
+    >>> client = GtpClient(mock)
+    >>> client.play(Board(moves="E5"), Limit()).move
+    Move.from_gtp('D5')
+    >>> mock.assert_done()
+    """
+
+    def __init__(self, transport: Transport, timeout: float = 600.0,
+                 name: str | None = None) -> None:
+        super().__init__(transport, timeout)
+        self.name = name or self.command("name") or transport.name
+        self._game: tuple[Any, ...] | None = None
+        self._sent: list[tuple[Color, Move]] = []
+        self._time: tuple[float, ...] | None = None
+
+    @classmethod
+    def start(cls, command: str | list[str], **kwargs: Any) -> GtpClient:
+        """A client of the engine run by ``command`` (a subprocess)."""
+        return cls(ProcessTransport(command), **kwargs)
+
+    def request(self, command: str) -> tuple[bool, str]:
+        """Send one command; its success and its response without ``=``/``?`` and id."""
+        self.send(command)
+        head = self.read_until(lambda line: line.strip() != "")[-1]
+        if head[0] not in "=?":
+            raise ProtocolError(f"GTP engine {self.name!r} answered {command!r} with "
+                                f"{head!r}, not '=' or '?'")
+        rest = self.read_until(lambda line: line.strip() == "")[:-1]
+        text = "\n".join([head[1:].lstrip("0123456789").strip(), *rest]).strip()
+        return head[0] == "=", text
 
     def command(self, command: str) -> str:
-        """Send a command that must succeed; returns its response."""
-        ok, text = self.send(command)
+        """Send a command that must succeed; its response (:class:`EngineError` if not)."""
+        ok, text = self.request(command)
         if not ok:
-            raise BitgamesError(f"GTP engine refused {command!r}: {text}")
+            raise EngineError(f"GTP engine {self.name!r} refused {command!r}: {text}")
         return text
 
+    def new_game(self) -> None:
+        self._game = None
+
+    def sync(self, board: Board) -> None:
+        """Send what the engine lacks of ``board``'s game."""
+        game = (board.size, board.komi, tuple(board.setup_black), tuple(board.setup_white))
+        moves = [(c, m) for c, m in board.colored_moves() if not m.is_resign]
+        if game != self._game or moves[: len(self._sent)] != self._sent:
+            self.command(f"boardsize {board.size}")
+            self.command("clear_board")
+            self.command(f"komi {board.komi:g}")
+            for points, color in ((board.setup_black, "b"), (board.setup_white, "w")):
+                for p in points:
+                    self.command(f"play {color} {board.vertex(p)}")
+            self._game, self._sent, self._time = game, [], None
+        for c, m in moves[len(self._sent) :]:
+            self.command(f"play {'w' if c else 'b'} {m}")
+            self._sent.append((c, m))
+
+    def _send_time(self, board: Board, limit: Limit) -> None:
+        if limit.time is not None:
+            settings: tuple[float, ...] = (0, max(1, round(limit.time)), 1)
+        elif limit.remaining is not None:
+            settings = (max(1, round(limit.remaining)), 0, 0)
+        else:
+            return
+        if settings != self._time:
+            self.request("time_settings {} {} {}".format(*settings))
+            self._time = settings
+        if limit.remaining is not None:
+            color = "w" if board.turn else "b"
+            self.request(f"time_left {color} {int(limit.remaining)} {limit.moves_to_go or 0}")
+
+    def play(self, board: Board, limit: Limit) -> SearchResult:
+        """The engine's move in ``board`` (``Move.RESIGN`` when it resigns)."""
+        start = time.perf_counter()
+        self.sync(board)
+        self._send_time(board, limit)
+        reply = self.command(f"genmove {'w' if board.turn else 'b'}")
+        try:
+            move = board.parse_move(reply)
+        except BitgamesError as exc:
+            raise EngineError(f"GTP engine {self.name!r} answered genmove with {reply!r}"
+                              ) from exc
+        if not move.is_resign:
+            self._sent.append((board.turn, move))
+        return SearchResult(move, time=time.perf_counter() - start)
+
     def close(self) -> None:
-        """Send ``quit`` and wait for the process."""
+        """Send ``quit`` (if the engine still listens), then close the transport."""
         try:
-            self.send("quit")
-        except (BitgamesError, OSError, ValueError):
+            self.request("quit")
+        except BitgamesError:
             pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-
-    def __enter__(self) -> GtpClient:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        super().close()

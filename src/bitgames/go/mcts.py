@@ -17,26 +17,27 @@ only when the previous move was a pass (the pass then ends the game and is score
 exactly) or when nothing else is legal, so the engine passes only when it is safe. The
 engine resigns when its best move wins less than ``resign`` of the time.
 
+>>> from bitgames.core.engine import Limit
 >>> from bitgames.go import Board
->>> engine = MCTS(seed=1)
->>> move = engine.genmove(Board(size=9), playouts=300)
->>> 0 <= move < 81
-True
+>>> result = Engine(seed=1).search(Board(size=9), Limit(nodes=300))
+>>> result.nodes, result.move in Board(size=9).legal_moves
+(300, True)
 """
 
 from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from bitgames.core import jit
+from bitgames.core.engine import End, InfoCallback, Limit, Score, SearchResult, Unit
+from bitgames.core.engine import Engine as CoreEngine
 from bitgames.core.rng import stream_seed
 from bitgames.go import kernels as K
-from bitgames.go.board import BLACK, PASS, RESIGN, WHITE, Board
+from bitgames.go.board import BLACK, WHITE, Board, Move
 
 # tree meta fields
 T_NNODES, T_ROOT, T_CAP = 0, 1, 2
@@ -317,33 +318,54 @@ def ownership_kernel(
 @jit.register_warmup("go")
 def _warmup() -> None:
     board = Board(size=9)
-    engine = MCTS(seed=0)
-    engine.genmove(board, playouts=20)
+    Engine(seed=0).search(board, Limit(nodes=20))
     ownership(board, 2)
 
 
-@dataclass
-class SearchInfo:
-    """What the last search found: simulations, time, the best move and its win rate."""
-
-    playouts: int = 0
-    seconds: float = 0.0
-    move: int = PASS
-    winrate: float = 0.5
-    moves_per_playout: float = 0.0
-    pv: str = ""
+#: playouts per move at each level, 1 (weakest) to 10; level 5, the default, is the
+#: command line's 10,000
+LEVEL_PLAYOUTS = (100, 300, 1_000, 3_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000)
 
 
-class MCTS:
-    """The engine: ``genmove(board, playouts=..., seconds=...)`` returns a point,
-    :data:`PASS` or :data:`RESIGN`.
+def moves_left(board: Board) -> int:
+    """Our moves the game is still expected to need: the time manager's estimate, from
+    the empty points (a 9x9 game fills about 2.5 points per move of one side)."""
+    empties = int(board._s[8][K.M_NEMPTY])
+    return max(12, round(empties / 2.5))
 
-    The tree is kept between calls and reused when the new position follows the old
-    root by the moves played since (:attr:`reused` counts the visits kept).
+
+class Engine(CoreEngine):
+    """The MCTS engine on the one engine interface (:class:`bitgames.core.engine.Engine`).
+
+    ``search(board, Limit(nodes=N))`` runs ``N`` new simulations (playouts) from
+    ``board``; ``Limit(time=t)`` as many as fit in ``t`` seconds; a clock
+    (``Limit(remaining=..., increment=..., moves_to_go=...)``) a share of it from the time
+    manager, with :func:`moves_left` moves to go; ``Limit()`` the level's playouts
+    (:data:`LEVEL_PLAYOUTS`: level 1 = 100 ... level 10 = 500,000; a depth is ignored).
+    Scores are win rates of the side to move (:attr:`Unit.WINRATE`). The playout loop
+    polls :attr:`stop_signal` between batches of at most 1,024 simulations, so
+    :meth:`stop` works from any thread within milliseconds.
+
+    The tree is kept between searches and reused when the new position follows the old
+    root by the moves played since (:attr:`reused` counts the visits kept). The engine
+    passes only when it is safe (after the opponent's pass, when it wins both by
+    Tromp-Taylor and with dead stones removed; or when nothing else is legal) and
+    resigns (``Move.RESIGN``) when its best move wins less than ``resign`` of the time
+    after at least 200 simulations (``resign=0`` never resigns).
+
+    >>> from bitgames.core.engine import Limit
+    >>> result = Engine(seed=1).search(Board(size=9), Limit(nodes=300))
+    >>> result.nodes, result.move in Board(size=9).legal_moves, result.score.unit.name
+    (300, True, 'WINRATE')
     """
+
+    MAX_LEVEL = 10
+    unit = Unit.WINRATE
 
     def __init__(
         self,
+        level: int | None = None,
+        *,
         seed: int = 0,
         capacity: int = 1_500_000,
         uct: float = 0.2,
@@ -365,12 +387,23 @@ class MCTS:
         self.expand_at = expand_at
         self.resign = resign
         self.max_moves = max_moves
-        self.info = SearchInfo()
+        self.playouts = LEVEL_PLAYOUTS[4]
         self.reused = 0.0
         self._tree: tuple[np.ndarray, ...] | None = None
         self._tree_moves: list[tuple[int, int]] = []
         self._tree_key: tuple[int, float, str, tuple[int, ...], tuple[int, ...]] | None = None
         self._counter = 0
+        super().__init__(level)
+
+    def _apply_level(self, n: int) -> None:
+        self.playouts = LEVEL_PLAYOUTS[n - 1]
+
+    def new_game(self) -> None:
+        """Drop the tree."""
+        self._tree = None
+        self._tree_moves = []
+        self._tree_key = None
+        self.reused = 0.0
 
     def _params(self, board: Board, cleanup: bool = False) -> np.ndarray:
         maxm = self.max_moves or 3 * board.points
@@ -400,7 +433,7 @@ class MCTS:
             tuple(board.setup_black),
             tuple(board.setup_white),
         )
-        moves = board.move_stack
+        moves = board._played()
         tree = self._tree
         if (
             tree is not None
@@ -434,14 +467,52 @@ class MCTS:
     def search(
         self,
         board: Board,
-        playouts: int | None = None,
-        seconds: float | None = None,
+        limit: Limit | None = None,
+        on_info: InfoCallback | None = None,
+        *,
         cleanup: bool = False,
-    ) -> SearchInfo:
-        """Run ``playouts`` new simulations from ``board`` (visits kept from an earlier
-        search come on top), or as many as fit in ``seconds``."""
-        if playouts is None and seconds is None:
-            playouts = 1000
+        allow_resign: bool = True,
+    ) -> SearchResult:
+        """The move to play for the side to move (the board is not changed).
+
+        With ``cleanup`` (GTP ``kgs-genmove_cleanup``) the root never offers a pass while
+        another move is legal, so dead stones get captured before the game ends;
+        ``allow_resign=False`` never resigns (GTP ``reg_genmove``, ``--no-resign``).
+        ``on_info`` receives an :class:`Info` about once a second and at the end. The
+        move is ``None`` only after a resignation.
+        """
+        limit = limit or Limit()
+        self.stop_signal.clear()
+        if board.resigned is not None:
+            return SearchResult(None)
+        if board.is_game_over() and not cleanup:
+            return SearchResult(Move.PASS, Score(0.5, Unit.WINRATE))
+        if not cleanup and board.passes == 1:
+            # the opponent passed: passing ends the game; do it when we win both by
+            # Tromp-Taylor (all stones alive) and with the stones judged dead removed
+            sign = -1.0 if board.turn else 1.0
+            if sign * board.score() > 0 and sign * final_score(board, 200, self.seed) > 0:
+                return SearchResult(Move.PASS, Score(1.0, Unit.WINRATE, exact=True),
+                                    [Move.PASS])
+        result = self._run(board, limit, on_info, cleanup)
+        if result.move is None:
+            result.move = Move.PASS
+        elif (allow_resign and not result.move.is_pass and result.score is not None
+              and result.score.value < self.resign and result.nodes >= 200):
+            result.move = Move.RESIGN
+        elif not result.move.is_pass and not board.is_legal(result.move):
+            # never return an illegal move (e.g. a superko repeat missed in the tree)
+            result.move = next(iter(board.legal_moves))
+        return result
+
+    def _run(self, board: Board, limit: Limit, on_info: InfoCallback | None,
+             cleanup: bool) -> SearchResult:
+        """The simulations within ``limit``; the most visited root move (None if the root
+        has no child) with its win rate and principal variation."""
+        seconds = self.time_manager.budget(limit, [1.0] * moves_left(board)).optimum
+        playouts = limit.nodes
+        if playouts is None and math.isinf(seconds) and not limit.infinite:
+            playouts = self.playouts
         self._root_for(board)
         tree = self._tree
         assert tree is not None
@@ -449,85 +520,58 @@ class MCTS:
         history = board.history_keys()
         g, s = board._g, board._s
         start = time.perf_counter()
+        reported = start
         done = 0
-        moves = 0
         batch = 64
-        while True:
+        stop = self.stop_signal
+        while not stop.is_set():
             n = batch if playouts is None else min(batch, playouts - done)
             if n <= 0:
                 break
-            moves += int(
-                search_kernel(g, s, tree, n, np.uint64(self.seed), self._counter, params, history)
-            )
+            search_kernel(g, s, tree, n, np.uint64(self.seed), self._counter, params, history)
             self._counter += n
             done += n
-            elapsed = time.perf_counter() - start
-            if seconds is not None and elapsed >= seconds:
+            now = time.perf_counter()
+            if now - start >= seconds:
                 break
+            if on_info is not None and now - reported >= 1.0:
+                reported = now
+                on_info(self._result(board, done, now - start).info())
             if batch < 1024:
                 batch *= 2
-        elapsed = time.perf_counter() - start
+        result = self._result(board, done, time.perf_counter() - start)
+        if playouts is not None and done >= playouts:
+            result.ended = End.COMPLETED
+        else:
+            result.ended = End.STOPPED if stop.is_set() else End.TIME
+        if on_info is not None:
+            on_info(result.info())
+        return result
+
+    def _result(self, board: Board, done: int, elapsed: float) -> SearchResult:
+        tree = self._tree
+        assert tree is not None
         root = int(tree[8][T_ROOT])
         first, nch = int(tree[2][root]), int(tree[3][root])
-        info = SearchInfo(playouts=done, seconds=elapsed, moves_per_playout=moves / max(done, 1))
         if nch == 0:
-            info.move = PASS
-            return info
+            return SearchResult(None, nodes=done, time=elapsed)
         visits = tree[4][first : first + nch] - self.prior
         best = first + int(np.argmax(visits))
-        info.move = int(tree[0][best])
-        info.winrate = float(tree[5][best] / tree[4][best])
-        info.pv = self._pv(board, best)
-        self.info = info
-        return info
+        pv = self._pv(board, best)
+        score = Score(float(tree[5][best] / tree[4][best]), Unit.WINRATE)
+        return SearchResult(pv[0], score, pv, len(pv), done, elapsed)
 
-    def _pv(self, board: Board, node: int) -> str:
+    def _pv(self, board: Board, node: int) -> list[Move]:
         tree = self._tree
         assert tree is not None
         out = []
         for _ in range(8):
-            out.append(board.vertex(int(tree[0][node])))
+            out.append(Move.from_point(int(tree[0][node]), board.size))
             first, n = int(tree[2][node]), int(tree[3][node])
             if n == 0:
                 break
             node = first + int(np.argmax(tree[4][first : first + n]))
-        return " ".join(out)
-
-    def genmove(
-        self,
-        board: Board,
-        playouts: int | None = None,
-        seconds: float | None = None,
-        allow_resign: bool = True,
-        cleanup: bool = False,
-    ) -> int:
-        """The move to play for the side to move (the board is not changed).
-
-        With ``cleanup`` (GTP ``kgs-genmove_cleanup``) the root never offers a pass while
-        another move is legal, so dead stones get captured before the game ends.
-        """
-        if board.is_game_over() and not cleanup:
-            return PASS
-        if not cleanup and board.move_stack and board.peek() == PASS:
-            # the opponent passed: passing ends the game; do it when we win both by
-            # Tromp-Taylor (all stones alive) and with the stones judged dead removed
-            sign = 1.0 if board.turn == BLACK else -1.0
-            if sign * board.score() > 0 and sign * final_score(board, 200, self.seed) > 0:
-                self.info = SearchInfo(move=PASS, winrate=1.0)
-                return PASS
-        info = self.search(board, playouts, seconds, cleanup)
-        if (
-            allow_resign
-            and info.move != PASS
-            and info.winrate < self.resign
-            and info.playouts >= 200
-        ):
-            return RESIGN
-        if info.move != PASS and not board.is_legal(info.move):
-            # never return an illegal move (e.g. a superko repeat missed in the tree)
-            legal = [m for m in board.legal_moves if m != PASS]
-            return legal[0] if legal else PASS
-        return info.move
+        return out
 
 
 def ownership(board: Board, playouts: int = 200, seed: int = 0) -> np.ndarray:
@@ -559,8 +603,9 @@ def final_score(board: Board, playouts: int = 400, seed: int = 0) -> float:
     """Area score (black minus white, komi included) after removing dead stones."""
     dead = set(dead_stones(board, playouts, seed))
     size = board.size
-    grid = [board.color_at(p) if p not in dead else 0 for p in range(board.points)]
-    score = sum(1 for c in grid if c == BLACK) - sum(1 for c in grid if c == WHITE)
+    # the kernels' colours: 1 black, 2 white
+    grid = [0 if p in dead else int(c) for p, c in enumerate(board._s[0])]
+    score = grid.count(1) - grid.count(2)
     seen = [False] * board.points
     for p0 in range(board.points):
         if grid[p0] or seen[p0]:
@@ -579,8 +624,8 @@ def final_score(board: Board, playouts: int = 400, seed: int = 0) -> float:
                     elif not seen[q]:
                         seen[q] = True
                         stack.append(q)
-        if touch == BLACK:
+        if touch == 1:
             score += region
-        elif touch == WHITE:
+        elif touch == 2:
             score -= region
     return score - board.komi

@@ -5,7 +5,7 @@ Only the main line (first variation) is read. Properties used: ``SZ``, ``KM``, `
 up to 19x19 is a pass); others are kept as text in :class:`SgfGame` but ignored by the board.
 
 >>> board = read_sgf("(;GM[1]FF[4]SZ[9]KM[6.5]AB[cc][gg];W[ee];B[];W[ec])")
->>> board.komi, board.vertex(board.peek()), len(board.move_stack)
+>>> board.komi, str(board.peek()), len(board.move_stack)
 (6.5, 'E7', 3)
 >>> read_sgf(to_sgf(board)) == board
 True
@@ -16,13 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bitgames.core.errors import BitgamesError
-from bitgames.go.board import BLACK, PASS, RESIGN, WHITE, Board, Rules
+from bitgames.core.errors import BitgamesError, InvalidPositionError
+from bitgames.go.board import BLACK, WHITE, Board, Move, Rules
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
-class SgfError(BitgamesError):
+class SgfError(InvalidPositionError):
     """Malformed SGF text or an SGF game this board cannot hold."""
 
 
@@ -113,7 +113,7 @@ def parse_sgf(text: str) -> SgfGame:
 def _sgf_point(value: str, size: int) -> int:
     v = value.strip()
     if v == "" or (v == "tt" and size <= 19):
-        return PASS
+        return -1  # the pass
     if len(v) != 2 or v[0] not in _LETTERS or v[1] not in _LETTERS:
         raise SgfError(f"bad SGF point {value!r}")
     col = _LETTERS.index(v[0])
@@ -185,9 +185,9 @@ def read_sgf(text: str, rules: str | Rules = "default", move_number: int | None 
             if prop in node:
                 if move_number is not None and played + 1 >= move_number:
                     return board
-                p = _sgf_point(node[prop][0], size)
+                move = Move.from_point(_sgf_point(node[prop][0], size), size)
                 try:
-                    board.push(p, col)
+                    board.push(move, col)
                 except BitgamesError as exc:
                     raise SgfError(f"move {played + 1}: {exc}") from exc
                 played += 1
@@ -216,13 +216,12 @@ def to_sgf(board: Board, result: str | None = None) -> str:
         result = board.result()
     if result:
         parts.append(f"RE[{result}]")
-    first = board.move_stack[0][0] if board.move_stack else None
-    if first == WHITE and (board.setup_black or board.setup_white):
+    moves = board.colored_moves()
+    if moves and moves[0][0] == WHITE and (board.setup_black or board.setup_white):
         parts.append("PL[W]")
-    for c, p in board.move_stack:
-        if p == RESIGN:
-            continue
-        parts.append(f";{'B' if c == BLACK else 'W'}[{sgf_point(p, size)}]")
+    for c, m in moves:
+        if not m.is_resign:
+            parts.append(f";{'W' if c else 'B'}[{sgf_point(m.point(size), size)}]")
     parts.append(")")
     return "".join(parts)
 
