@@ -88,7 +88,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "colours alternating, through bitgames' own GTP controller. Each finished game is "
         "scored by the opponent's final_score when it has one (GNU Go's dead-stone "
         "judgement), else by our own estimate. Prints one line per game and a summary "
-        "with the Elo difference and its 95%% interval; games are saved as SGF.",
+        "with the Elo difference and its 95% interval; games are saved as SGF. Ctrl-C "
+        "stops at once: the summary of the finished games is printed (exit status 130).",
     )
     _board_options(p)
     _engine_options(p)
@@ -103,13 +104,14 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "bench",
         help="measure playout speed (playouts/s, moves/playout, ns/move)",
         description="Run playouts (light by default) from the empty board and print "
-        "playouts per second, moves per playout and nanoseconds per move, for each size.",
+        "playouts per second, moves per playout and nanoseconds per move, for each size. "
+        "Ctrl-C stops at once and prints the figures of the playouts done (exit status 130).",
     )
     p.add_argument(
         "--size", type=int, action="append", help="board size, repeatable (default 9 13 19)"
     )
     p.add_argument("--playouts", type=int, default=100_000, help="playouts on 9x9 (100000)")
-    p.add_argument("--threads", type=int, default=1, help="threads (prange; default 1)")
+    p.add_argument("--threads", type=int, default=1, help="threads (default 1)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument(
         "--policy",
