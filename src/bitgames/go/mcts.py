@@ -342,7 +342,9 @@ class Engine(CoreEngine):
     (``Limit(remaining=..., increment=..., moves_to_go=...)``) a share of it from the time
     manager, with :func:`moves_left` moves to go; ``Limit()`` the level's playouts
     (:data:`LEVEL_PLAYOUTS`: level 1 = 100 ... level 10 = 500,000; a depth is ignored).
-    Scores are win rates of the side to move (:attr:`Unit.WINRATE`). The playout loop
+    Scores are win rates of the side to move (:attr:`Unit.WINRATE`); the result's
+    ``nodes`` counts the simulations of this search, its ``depth`` is the length of the
+    principal variation (the most visited line, at most 8 moves). The playout loop
     polls :attr:`stop_signal` between batches of at most 1,024 simulations, so
     :meth:`stop` works from any thread within milliseconds.
 
