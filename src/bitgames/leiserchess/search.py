@@ -9,28 +9,30 @@ allocate nothing and are compiled without numba's reference counting (``_nrt=Fal
 :func:`search_root` owns every array), which saves an atomic increment and decrement per
 array argument per call: 2.7 -> 3.75 M nodes/s, the same tree.
 
-Python side: :class:`Engine` runs iterative deepening with a time or depth limit; the
-search runs with the GIL released, so another thread can answer ``isready`` and set the
-stop flag (UCI ``stop``).
+Python side: :class:`Engine` (the core engine interface) runs iterative deepening
+within a :class:`~bitgames.core.engine.Limit`; the search runs with the GIL released, so
+another thread can answer ``isready`` and call :meth:`Engine.stop` (UCI ``stop``).
 
 >>> from bitgames.leiserchess.board import Board
->>> res = Engine().search(Board("ss7/8/8/8/8/8/8/WW7 W"), depth=2)
->>> res.best, res.score > 30000
-('a0R', True)
+>>> res = Engine(tt_bits=12).search(Board("ss7/8/8/8/8/8/8/WW7 W"), Limit(depth=2))
+>>> str(res.move), str(res.score)
+('a0R', 'win in 1')
 """
 
 from __future__ import annotations
 
+import math
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from bitgames.core.bits import ctz, popcount
+from bitgames.core.engine import End, Info, InfoCallback, Limit, Score, SearchResult, Unit
+from bitgames.core.engine import Engine as CoreEngine
 from bitgames.core.jit import njit, register_warmup
+from bitgames.leiserchess.board import Move
 from bitgames.leiserchess.closebook import (
     CODE_DRAW,
     CODE_LOSS,
@@ -59,7 +61,6 @@ from bitgames.leiserchess.kernels import (
     same_board,
     trace,
 )
-from bitgames.leiserchess.notation import move_to_str
 
 U = np.uint64
 ONE = U(1)
@@ -80,6 +81,8 @@ S_ROOT_SIDE = 2
 S_SELDEPTH = 3
 S_GPLY0 = 4  # game ply of the root
 S_TT_MASK = 5
+S_BEST_MOVE = 8  # the root's best move of the iteration (-1: none yet)
+S_BEST_SCORE = 9  # its score
 
 # TT flags
 EXACT = 1
@@ -594,8 +597,8 @@ def pvs(
             best = score
             best_move = m
             if ply == 0:
-                stats[8] = m
-                stats[9] = score
+                stats[S_BEST_MOVE] = m
+                stats[S_BEST_SCORE] = score
             if score > alpha:
                 alpha = score
                 if score >= beta:
@@ -645,7 +648,8 @@ def search_root(
     cb_pawn: np.ndarray,
 ) -> int:
     """One iteration at the root (``boards[0]`` = the board before the last move,
-    ``boards[1]`` = the root). Best move and score land in ``stats[8]`` / ``stats[9]``."""
+    ``boards[1]`` = the root). Best move and score land in ``stats[S_BEST_MOVE]`` /
+    ``stats[S_BEST_SCORE]``."""
     one = np.int64(1)
     zero = np.int64(0)
     return pvs(
@@ -688,35 +692,71 @@ def probe_tt_move(tt_keys: np.ndarray, tt_data: np.ndarray, mask: int, h: np.uin
     return -1
 
 
-@dataclass
-class SearchResult:
-    """Result of :meth:`Engine.search`."""
-
-    best: str
-    score: int
-    depth: int
-    nodes: int
-    seconds: float
-    pv: list[str] = field(default_factory=list)
-
-    @property
-    def nps(self) -> float:
-        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+#: Default search depth of each level (index ``level - 1``), used when the limit sets
+#: neither a depth, a node count, a time nor a clock.
+LEVEL_DEPTHS = (1, 2, 3, 4, 6, 7, 8, 9, 10, 12)
 
 
-InfoCallback = Callable[[dict[str, Any]], None]
+def to_score(centipawns: int) -> Score:
+    """The core :class:`~bitgames.core.engine.Score` of a kernel score: centipawns / 100
+    in :attr:`Unit.PAWNS`, a forced King zap as a win or loss in that many plies, a
+    closebook result (beyond any evaluation) as an exact score.
+
+    >>> to_score(-125), to_score(MATE - 3), to_score(-(MATE - 2))
+    (Score(-1.25, Unit.PAWNS), Score(inf, Unit.PAWNS, exact=True, plies=3), \
+Score(-inf, Unit.PAWNS, exact=True, plies=2))
+    """
+    if abs(centipawns) > MATE - MAX_PLY:
+        win = Score.win_in(MATE - abs(centipawns), Unit.PAWNS)
+        return win if centipawns > 0 else -win
+    exact = abs(centipawns) > CB_WIN - MAX_PLY
+    return Score(centipawns / 100, Unit.PAWNS, exact=exact)
 
 
-class Engine:
-    """Iterative-deepening search with a transposition table of ``2**tt_bits`` entries.
+def to_centipawns(score: Score) -> int:
+    """The kernel score of a :class:`~bitgames.core.engine.Score` (UCI's ``score cp``):
+    the inverse of :func:`to_score`.
 
-    ``params`` are the evaluation weights and search settings
-    (:func:`bitgames.leiserchess.eval.default_params`).
+    >>> to_centipawns(to_score(-125)), to_centipawns(to_score(MATE - 3))
+    (-125, 31997)
+    """
+    if score.plies is not None:
+        return (MATE - score.plies) * (1 if score.value > 0 else -1)
+    return round(score.value * 100)
+
+
+def moves_left(board: Any) -> int:
+    """Our expected number of moves still to play: 20, plus 2 per Pawn on the board (48
+    from the opening, close to the course player's 2 % of the clock per move)."""
+    w, b, k, _, _ = board.bitboards()
+    return 20 + 2 * bin((w | b) & ~k).count("1")
+
+
+class Engine(CoreEngine):
+    """Iterative-deepening PVS with a transposition table of ``2**tt_bits`` entries.
+
+    Scores are in :attr:`Unit.PAWNS` (the kernels' centipawns / 100); a forced King zap
+    is ``Score.win_in(plies)`` or its negation. ``params`` are the evaluation weights and
+    search settings (:func:`bitgames.leiserchess.eval.default_params`); ``closebook`` a
+    :class:`~bitgames.leiserchess.closebook.Closebook` to probe.
+
+    Levels 1..10 set the depth searched when the :class:`Limit` is empty:
+    1, 2, 3, 4, 6, 7, 8, 9, 10, 12 plies (level 5, the default, searches 6 plies).
+    A clock (``Limit(remaining=...)``) is turned into a time budget by the core time
+    manager with :func:`moves_left` equal weights.
+
+    >>> from bitgames.core.engine import Limit
+    >>> from bitgames.leiserchess.board import Board
+    >>> res = Engine(tt_bits=12).search(Board("ss7/8/8/8/8/8/8/WW7 W"), Limit(depth=2))
+    >>> str(res.move), res.score, res.ended.value
+    ('a0R', Score(inf, Unit.PAWNS, exact=True, plies=1), 'completed')
     """
 
-    def __init__(
-        self, tt_bits: int = 20, params: np.ndarray | None = None, closebook: Any = None
-    ) -> None:
+    MAX_LEVEL = 10
+    unit = Unit.PAWNS
+
+    def __init__(self, level: int | None = None, *, tt_bits: int = 20,
+                 params: np.ndarray | None = None, closebook: Any = None) -> None:
         self.params = default_params() if params is None else params.copy()
         empty = np.zeros(0, dtype=np.uint8)
         self.cb_kings = closebook.kings if closebook is not None else empty
@@ -727,57 +767,40 @@ class Engine:
         self.tt_keys = self.tt
         self.tt_data = self.tt
         self.tt_mask = (1 << tt_bits) - 1
-        self.stop_flag = np.zeros(1, dtype=np.int64)
         self.killers = np.zeros((MAX_PLY + 2, 2), dtype=np.int64)
         self.history = np.zeros((2, 1 << 14), dtype=np.int64)
         self._lock = threading.Lock()
+        self.default_depth = LEVEL_DEPTHS[4]
+        super().__init__(level)
+
+    def _apply_level(self, n: int) -> None:
+        self.default_depth = LEVEL_DEPTHS[n - 1]
 
     def new_game(self) -> None:
         self.tt[:] = 0
         self.history[:] = 0
 
-    def stop(self) -> None:
-        """Ask a running search to stop (thread-safe)."""
-        self.stop_flag[0] = 1
-
-    def search(
-        self,
-        board: Any,
-        depth: int | None = None,
-        seconds: float | None = None,
-        nodes: int | None = None,
-        info: InfoCallback | None = None,
-        soft_seconds: float | None = None,
-    ) -> SearchResult:
-        """Search ``board`` to ``depth`` plies, or for ``seconds`` (hard limit), or
-        ``nodes``. Iterations start only before ``soft_seconds`` (default half of
-        ``seconds``). Returns the best move of the last finished iteration."""
+    def search(self, board: Any, limit: Limit | None = None,
+               on_info: InfoCallback | None = None) -> SearchResult:
+        """Search ``board`` within ``limit`` (see :class:`Limit`; empty: the level's
+        depth). Returns the best move of the last finished iteration; ``move`` is None
+        when the game is over."""
+        if limit is None or limit.is_empty():
+            limit = Limit(depth=self.default_depth)
         with self._lock:
-            return self._search(board, depth, seconds, nodes, info, soft_seconds)
+            return self._search(board, limit, on_info)
 
-    def _search(
-        self,
-        board: Any,
-        depth: int | None,
-        seconds: float | None,
-        nodes: int | None,
-        info: InfoCallback | None,
-        soft_seconds: float | None,
-    ) -> SearchResult:
-        from bitgames.core.errors import BitgamesError
-
+    def _search(self, board: Any, limit: Limit, on_info: InfoCallback | None) -> SearchResult:
         legal = [m.code for m in board.legal_moves]
         if not legal:
-            raise BitgamesError(f"no legal moves in {board.fen()} (game over: {board.result()})")
-        max_depth = depth if depth else MAX_PLY - 10
-        self.stop_flag[0] = 0
+            return SearchResult(None)
+        max_depth = limit.depth if limit.depth else MAX_PLY - 10
+        budget = self.time_manager.budget(limit, [1.0] * moves_left(board))
+        stop = self.stop_signal
+        stop.clear()
         start = time.perf_counter()
-        timer = None
-        if seconds is not None:
-            timer = threading.Timer(seconds, self.stop)
-            timer.daemon = True
-            timer.start()
-        soft = soft_seconds if soft_seconds is not None else (seconds / 2 if seconds else None)
+        if budget.maximum != math.inf:
+            stop.arm(budget.maximum)
 
         bb = tuple(U(x) for x in board.bitboards())
         boards = np.zeros((MAX_PLY + 4, 5), dtype=np.uint64)
@@ -796,24 +819,26 @@ class Engine:
         moves = np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64)
         scores = np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64)
         stats = np.zeros(16, dtype=np.int64)
-        stats[S_LIMIT] = nodes if nodes else 1 << 62
-        stats[S_ROOT_SIDE] = board.turn
+        stats[S_LIMIT] = limit.nodes if limit.nodes else 1 << 62
+        stats[S_ROOT_SIDE] = board.side
         stats[S_GPLY0] = last
         stats[S_TT_MASK] = self.tt_mask
         self.killers[:] = 0
-        best = move_to_str(legal[0])
+        best = legal[0]
         best_score = 0
         done_depth = 0
         total_nodes = 0
-        pv: list[str] = []
+        seldepth = 0
+        completed = True
+        pv: list[Move] = []
         try:
             for d in range(1, max_depth + 1):
                 stats[S_SELDEPTH] = 0
-                stats[8] = -1
+                stats[S_BEST_MOVE] = -1
                 score = int(
                     search_root(
                         *bb,
-                        board.turn,
+                        board.side,
                         d,
                         -INF,
                         INF,
@@ -828,62 +853,56 @@ class Engine:
                         self.tt_data,
                         self.params,
                         stats,
-                        self.stop_flag,
+                        stop.flag,
                         self.cb_kings,
                         self.cb_pawn,
                     )
                 )
                 total_nodes = int(stats[S_NODES])
-                if self.stop_flag[0] and d > 1:
+                if stop.is_set() and d > 1:
                     # keep a partial iteration's move only if it was searched fully first
                     break
-                if stats[8] >= 0:
-                    best = move_to_str(int(stats[8]))
+                if stats[S_BEST_MOVE] >= 0:
+                    best = int(stats[S_BEST_MOVE])
                     best_score = score
                 done_depth = d
+                seldepth = int(stats[S_SELDEPTH])
                 pv = self._pv(board, best)
                 elapsed = time.perf_counter() - start
-                if info is not None:
-                    info(
-                        {
-                            "depth": d,
-                            "seldepth": int(stats[S_SELDEPTH]),
-                            "score": best_score,
-                            "nodes": total_nodes,
-                            "time": elapsed,
-                            "pv": pv,
-                        }
-                    )
-                if self.stop_flag[0]:
+                if on_info is not None:
+                    on_info(Info(d, seldepth, to_score(best_score), total_nodes, elapsed,
+                                 list(pv)))
+                if stop.is_set():
                     break
                 if abs(best_score) > MATE - MAX_PLY and d > 1:
                     break
-                if soft is not None and elapsed >= soft:
+                if elapsed >= budget.optimum:
+                    completed = d == max_depth
                     break
         finally:
-            if timer is not None:
-                timer.cancel()
-        elapsed = time.perf_counter() - start
-        return SearchResult(best, best_score, done_depth, total_nodes, elapsed, pv)
+            stop.disarm()
+        node_limit = limit.nodes is not None and total_nodes >= limit.nodes
+        ended = End.COMPLETED if node_limit else stop.end(completed)
+        return SearchResult(Move.from_code(best), to_score(best_score), pv, done_depth,
+                            total_nodes, time.perf_counter() - start, ended, seldepth)
 
-    def _pv(self, board: Any, first: str) -> list[str]:
+    def _pv(self, board: Any, first: int) -> list[Move]:
         """Principal variation: ``first``, then TT moves while legal (at most 20)."""
         b = board.copy()
-        pv: list[str] = []
-        move = first
+        pv: list[Move] = []
+        move = Move.from_code(first)
         for _ in range(20):
-            try:
-                b.push(move)
-            except ValueError:
+            if not b.is_legal(move):
                 break
+            b.push(move)
             pv.append(move)
             if b.is_game_over():
                 break
-            h = U(hash_position(*(U(x) for x in b.bitboards()), b.turn))
+            h = U(hash_position(*(U(x) for x in b.bitboards()), b.side))
             code = int(probe_tt_move(self.tt_keys, self.tt_data, self.tt_mask, h))
             if code < 0:
                 break
-            move = move_to_str(code)
+            move = Move.from_code(code)
         return pv
 
 
@@ -891,4 +910,4 @@ class Engine:
 def _warm() -> None:
     from bitgames.leiserchess.board import Board
 
-    Engine(tt_bits=10).search(Board(), depth=2)
+    Engine(tt_bits=10).search(Board(), Limit(depth=2))
