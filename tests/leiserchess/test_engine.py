@@ -181,9 +181,9 @@ def test_recursive_search_kernels_have_one_signature() -> None:
     stats[S.S_TT_MASK] = e.tt_mask
     empty = np.zeros(0, dtype=np.uint8)
     one, zero = 1, 0
-    S.pvs(*bb, board.side, 3, zero, -S.INF, S.INF, one, one, zero, boards, hashes, moves,
-          scores, e.killers, e.history, e.tt_keys, e.tt_data, e.params, stats, e.stop_signal.flag,
-          empty, empty)
+    st = S.SearchState(boards, hashes, moves, scores, e.killers, e.history, e.tt_keys,
+                       e.tt_data, e.params, stats, e.stop_signal.flag, empty, empty)
+    S.pvs(*bb, board.side, 3, zero, -S.INF, S.INF, one, one, zero, st)
     S.qsearch(*bb, board.side, zero, -S.INF, S.INF, moves, e.params, stats, e.stop_signal.flag)
     assert len(S.pvs.signatures) == 1
     assert len(S.qsearch.signatures) == 1
