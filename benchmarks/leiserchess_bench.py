@@ -11,6 +11,7 @@ import os
 import time
 
 from bitgames.core import jit
+from bitgames.core.engine import Limit
 from bitgames.leiserchess.board import Board
 from bitgames.leiserchess.perft import perft_board
 from bitgames.leiserchess.search import Engine
@@ -31,17 +32,17 @@ def main() -> None:
         kind = "legal" if legal else "pseudo-legal"
         print(f"perft 4 {kind}: {n} leaves in {s:.3f} s = {n / s / 1e6:.1f} M leaves/s")
     cpu = time.process_time()
-    res = Engine().search(board, depth=args.depth)
+    res = Engine().search(board, Limit(depth=args.depth))
     cpu = time.process_time() - cpu
-    print(f"search depth {args.depth} from start: {res.nodes} nodes in {res.seconds:.2f} s"
+    print(f"search depth {args.depth} from start: {res.nodes} nodes in {res.time:.2f} s"
           f" wall / {cpu:.2f} s CPU = {res.nps / 1e6:.2f} M nodes/s wall,"
-          f" {res.nodes / cpu / 1e6:.2f} M nodes/s CPU (best {res.best}, score {res.score})")
+          f" {res.nodes / cpu / 1e6:.2f} M nodes/s CPU (best {res.move}, score {res.score})")
     cpu = time.process_time()
-    res = Engine().search(board, seconds=args.seconds)
+    res = Engine().search(board, Limit(time=args.seconds))
     cpu = time.process_time() - cpu
     print(f"search {args.seconds:.0f} s from start: depth {res.depth}, {res.nodes} nodes"
           f" = {res.nps / 1e6:.2f} M nodes/s wall, {res.nodes / cpu / 1e6:.2f} M nodes/s CPU"
-          f" (best {res.best}, score {res.score})")
+          f" (best {res.move}, score {res.score})")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

@@ -9,10 +9,11 @@ import json
 import pytest
 
 from bitgames.cli import main
+from bitgames.core.engine import Limit
 from bitgames.leiserchess import closebook as cb
 from bitgames.leiserchess.board import Board
 from bitgames.leiserchess.play import play
-from bitgames.leiserchess.search import CB_WIN, Engine
+from bitgames.leiserchess.search import CB_WIN, Engine, to_centipawns
 
 
 def test_perft_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -71,10 +72,12 @@ def test_search_uses_closebook() -> None:
     book = cb.build(kings_only=True)
     board = Board("8/8/3ee4/8/8/8/8/6NN1 W")
     assert book.probe(board) == "loss"
-    res = Engine(tt_bits=12, closebook=book).search(board, depth=3)
-    assert res.score <= -(CB_WIN - 10)
-    res = Engine(tt_bits=12).search(board, depth=3)
-    assert res.score > -(CB_WIN - 10)
+    res = Engine(tt_bits=12, closebook=book).search(board, Limit(depth=3))
+    assert res.score is not None and res.score.exact
+    assert to_centipawns(res.score) <= -(CB_WIN - 10)
+    res = Engine(tt_bits=12).search(board, Limit(depth=3))
+    assert res.score is not None and not res.score.exact
+    assert to_centipawns(res.score) > -(CB_WIN - 10)
 
 
 def test_closebook_cli_kings_only(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]

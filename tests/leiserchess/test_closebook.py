@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from bitgames.core import retro
+from bitgames.core.engine import Limit
 from bitgames.leiserchess import closebook as cb
 from bitgames.leiserchess.board import Board
 from bitgames.leiserchess.notation import format_fen
-from bitgames.leiserchess.search import MATE, Engine
+from bitgames.leiserchess.search import Engine
 
 from .test_engine import rotate180
 
@@ -60,12 +61,13 @@ def check_state(board: Board, book: cb.Closebook) -> None:
 
 def agrees_with_search(engine: Engine, board: Board, depth: int, book: cb.Closebook) -> bool:
     """Where a search finds a forced win or loss, the book must say the same (True then)."""
-    res = engine.search(board, depth=depth)
+    res = engine.search(board, Limit(depth=depth))
     value = book.probe(board)
-    if res.score > MATE - 100:
+    assert res.score is not None
+    if res.score.is_win:
         assert value == "win"
         return True
-    if res.score < -MATE + 100:
+    if res.score.is_loss:
         assert value == "loss"
         return True
     return False
@@ -110,8 +112,8 @@ def test_kings_draws_have_no_forced_win_within_12_plies(
     for i in rng.sample(drawn, 12):
         board = Board(fen_of_state(i, 0))
         assert book.probe(board) == "draw"
-        res = engine.search(board, depth=12)
-        assert abs(res.score) < MATE - 100, (board.fen(), res)
+        res = engine.search(board, Limit(depth=12))
+        assert res.score is not None and res.score.plies is None, (board.fen(), res)
 
 
 def test_state_index_round_trip() -> None:

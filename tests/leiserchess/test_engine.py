@@ -14,8 +14,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from bitgames.core.engine import End, Limit, Score, Unit
 from bitgames.leiserchess import search as S
-from bitgames.leiserchess.board import Board
+from bitgames.leiserchess.board import BLACK, WHITE, Board
 from bitgames.leiserchess.eval import (
     P_DRAW,
     P_HMB,
@@ -101,7 +102,7 @@ def test_eval_colour_symmetry(fen: str) -> None:
     # kaggressive breaks ties (Kings on one file or rank) in the order NE, NW, SW, SE,
     # which is not symmetric; elsewhere the evaluation must be colour-blind
     board = Board(fen)
-    wk, bk = board.king_square(0), board.king_square(1)
+    wk, bk = board.king_square(WHITE), board.king_square(BLACK)
     assert wk is not None and bk is not None
     assume(wk & 7 != bk & 7 and wk >> 3 != bk >> 3)
     assert evaluate_board(Board(fen)) == evaluate_board(Board(rotate180(fen)))
@@ -110,34 +111,35 @@ def test_eval_colour_symmetry(fen: str) -> None:
 def test_engine_zaps_king_when_it_can() -> None:
     board = Board(TACTIC)
     board.push("c2b1")
-    res = S.Engine(tt_bits=12).search(board, depth=3)
+    res = S.Engine(tt_bits=12).search(board, Limit(depth=3))
     # d6c7 (the PDF's move) zaps the Tangerine King; so does a4a3 (via g3 and h3)
-    assert res.best in ("d6c7", "a4a3") and res.score == S.MATE - 1
-    board.push(res.best)
+    assert str(res.move) in ("d6c7", "a4a3") and res.score == Score.win_in(1, Unit.PAWNS)
+    assert res.ended is End.COMPLETED
+    board.push(res.move)
     assert board.result() == "0-1"
 
 
 def test_engine_avoids_suicide() -> None:
-    res = S.Engine(tt_bits=12).search(Board(SUICIDE), depth=3)
-    assert res.best != "g0R"
+    res = S.Engine(tt_bits=12).search(Board(SUICIDE), Limit(depth=3))
+    assert str(res.move) != "g0R"
     b = Board(SUICIDE)
-    b.push(res.best)
+    b.push(res.move)
     assert b.result() != "0-1"
 
 
 def test_engine_depth_and_nodes_limits() -> None:
     e = S.Engine(tt_bits=14)
-    res = e.search(Board(), depth=4)
-    assert res.depth == 4 and Board().is_legal(res.best)
-    res = e.search(Board(), nodes=3000)
-    assert Board().is_legal(res.best) and res.nodes < 3000 + 5000
+    res = e.search(Board(), Limit(depth=4))
+    assert res.depth == 4 and Board().is_legal(res.move)
+    res = e.search(Board(), Limit(nodes=3000))
+    assert Board().is_legal(res.move) and res.nodes < 3000 + 5000
 
 
 def test_engine_time_limit() -> None:
     start = time.perf_counter()
-    res = S.Engine(tt_bits=16).search(Board(), seconds=0.3)
+    res = S.Engine(tt_bits=16).search(Board(), Limit(time=0.3))
     assert time.perf_counter() - start < 2.0
-    assert Board().is_legal(res.best)
+    assert Board().is_legal(res.move)
 
 
 @settings(max_examples=20, deadline=None)
@@ -146,20 +148,21 @@ def test_engine_returns_legal_move(fen: str) -> None:
     board = Board(fen)
     if board.is_game_over():
         return
-    res = S.Engine(tt_bits=10).search(board, depth=2)
-    assert board.is_legal(res.best)
+    res = S.Engine(tt_bits=10).search(board, Limit(depth=2))
+    assert board.is_legal(res.move)
 
 
 def test_search_without_jit_matches(run_without_jit: Callable[..., str]) -> None:
     code = (
         "from bitgames.leiserchess.board import Board\n"
         "from bitgames.leiserchess.search import Engine\n"
-        "r = Engine(tt_bits=10).search(Board(), depth=2)\n"
-        "print(r.best, r.score, r.nodes)\n"
+        "from bitgames.core.engine import Limit\n"
+        "r = Engine(tt_bits=10).search(Board(), Limit(depth=2))\n"
+        "print(r.move, r.score.value, r.nodes)\n"
     )
     out = run_without_jit(code, timeout=300)
-    r = S.Engine(tt_bits=10).search(Board(), depth=2)
-    assert out.split() == [r.best, str(r.score), str(r.nodes)]
+    r = S.Engine(tt_bits=10).search(Board(), Limit(depth=2))
+    assert out.split() == [str(r.move), str(r.score.value), str(r.nodes)]
 
 
 def test_recursive_search_kernels_have_one_signature() -> None:
@@ -178,10 +181,10 @@ def test_recursive_search_kernels_have_one_signature() -> None:
     stats[S.S_TT_MASK] = e.tt_mask
     empty = np.zeros(0, dtype=np.uint8)
     one, zero = 1, 0
-    S.pvs(*bb, board.turn, 3, zero, -S.INF, S.INF, one, one, zero, boards, hashes, moves,
-          scores, e.killers, e.history, e.tt_keys, e.tt_data, e.params, stats, e.stop_flag,
-          empty, empty)
-    S.qsearch(*bb, board.turn, zero, -S.INF, S.INF, moves, e.params, stats, e.stop_flag)
+    st = S.SearchState(boards, hashes, moves, scores, e.killers, e.history, e.tt_keys,
+                       e.tt_data, e.params, stats, e.stop_signal.flag, empty, empty)
+    S.pvs(*bb, board.side, 3, zero, -S.INF, S.INF, one, one, zero, st)
+    S.qsearch(*bb, board.side, zero, -S.INF, S.INF, moves, e.params, stats, e.stop_signal.flag)
     assert len(S.pvs.signatures) == 1
     assert len(S.qsearch.signatures) == 1
 
@@ -196,11 +199,11 @@ def test_repetition_is_scored_as_draw() -> None:
     params = default_params()
     params[P_DRAW] = 100
     params[P_HMB] = 0
-    res = S.Engine(tt_bits=12, params=params).search(board, depth=1)
-    assert (res.best, res.score) == ("h0R", 100)
+    res = S.Engine(tt_bits=12, params=params).search(board, Limit(depth=1))
+    assert (str(res.move), S.to_centipawns(res.score)) == ("h0R", 100)
     # without the history the same move is not a repetition
-    fresh = S.Engine(tt_bits=12, params=params).search(Board(board.fen()), depth=1)
-    assert fresh.score != 100
+    fresh = S.Engine(tt_bits=12, params=params).search(Board(board.fen()), Limit(depth=1))
+    assert S.to_centipawns(fresh.score) != 100
 
 
 # -- UCI ---------------------------------------------------------------------------------

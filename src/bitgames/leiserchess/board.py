@@ -6,10 +6,10 @@ keeps the history needed by the Ko rule and the draw rules.
 >>> board = Board()
 >>> len(board.legal_moves), len(board.pseudo_legal_moves)
 (65, 78)
+>>> board.turn == WHITE  # Tangerine (uppercase) moves first
+True
 >>> board.push("h4g5")
-Move.from_str('h4g5')
->>> board.push("c5R")
-Move.from_str('c5R')
+>>> board.push(Move.from_str("c5R"))
 >>> board.fen()
 'ss3nw3/3nw4/2ne1nw1SE1/1nw3SE2/nw1nw3SE1/3SE1SE2/4SE3/3SE3NN W'
 >>> board.pop(), board.pop()
@@ -21,7 +21,6 @@ Ko: after Tangerine swaps its King with a Lavender Pawn, Lavender may not swap s
 
 >>> b = Board("ss7/8/8/8/8/8/6nw1/7NN W")
 >>> b.push("h0g1")
-Move.from_str('h0g1')
 >>> Move.from_str("h0g1") in b.legal_moves, Move.from_str("h0g1") in b.pseudo_legal_moves
 (False, True)
 
@@ -30,6 +29,11 @@ zapped, or the same position with the same side to move a third time),
 ``"referee"`` (the course referee: 200 plies without any zap, or threefold repetition), or
 ``"none"`` (only a zapped King ends the game; the UCI engine uses this, since the referee
 adjudicates draws itself).
+
+>>> Board("ss7/8/8/8/8/8/8/WW7 W").outcome() is None
+True
+>>> b = Board("ss7/8/8/8/8/8/8/WW7 W"); b.push("a0R"); b.outcome(), b.result()
+(Outcome(termination=<Termination.KING_CAPTURED: 'king captured'>, winner=True, score=None), '1-0')
 """
 
 from __future__ import annotations
@@ -40,7 +44,16 @@ from typing import Literal
 
 import numpy as np
 
-from bitgames.core.errors import BitgamesError
+from bitgames.core.board import (
+    BLACK,
+    WHITE,
+    BaseBoard,
+    Color,
+    LegalMoves,
+    Outcome,
+    Termination,
+)
+from bitgames.core.errors import BitgamesError, IllegalMoveError
 from bitgames.leiserchess import kernels
 from bitgames.leiserchess.notation import (
     KING_ORIENTATIONS,
@@ -57,9 +70,10 @@ from bitgames.leiserchess.notation import (
     str_to_move,
 )
 
-Color = int
-WHITE: Color = 0  #: Tangerine, uppercase, moves first
-BLACK: Color = 1  #: Lavender, lowercase
+__all__ = ["BLACK", "WHITE", "Board", "Color", "IllegalMoveError", "Move", "Outcome", "Piece",
+           "Termination", "side_index"]
+
+#: Names of the colours, by kernel index (:func:`side_index`).
 COLOR_NAMES = ("Tangerine", "Lavender")
 DrawRule = Literal["rules", "referee", "none"]
 
@@ -68,8 +82,14 @@ _LASER_CELLS = ("..", "**", "++", "##")
 Bitboards = tuple[int, int, int, int, int]
 
 
-class IllegalMoveError(MoveError):
-    """A well-formed move that is not legal in the position."""
+def side_index(color: Color) -> int:
+    """The kernels' index of a colour: 0 for :data:`WHITE` (Tangerine, moves first), 1 for
+    :data:`BLACK` (Lavender).
+
+    >>> side_index(WHITE), side_index(BLACK)
+    (0, 1)
+    """
+    return 0 if color else 1
 
 
 @dataclass(frozen=True)
@@ -131,7 +151,7 @@ class Piece:
     (Piece.from_code('SE'), 'ss')
     """
 
-    color: Color
+    color: Color  #: WHITE (Tangerine, uppercase) or BLACK (Lavender, lowercase)
     king: bool
     orientation: int
 
@@ -147,7 +167,7 @@ class Piece:
 
     def symbol(self) -> str:
         code = (KING_ORIENTATIONS if self.king else PAWN_ORIENTATIONS)[self.orientation]
-        return code if self.color == WHITE else code.lower()
+        return code if self.color else code.lower()
 
     def __repr__(self) -> str:
         return f"Piece.from_code({self.symbol()!r})"
@@ -156,33 +176,25 @@ class Piece:
 MoveLike = Move | str
 
 
-def _as_move(move: MoveLike) -> Move:
-    return move if isinstance(move, Move) else Move.from_str(move)
+class PseudoLegalMoves(LegalMoves[Move]):
+    """A live view of every generated move, the Ko rule ignored (the handout's perft)."""
 
-
-class _MoveView:
-    def __init__(self, board: Board, legal: bool) -> None:
-        self._board = board
-        self._legal = legal
-
-    def _codes(self) -> list[int]:
-        return self._board._move_codes(self._legal)
+    _board: Board
 
     def __iter__(self) -> Iterator[Move]:
-        return (Move.from_code(c) for c in self._codes())
+        return (Move.from_code(c) for c in self._board._move_codes(False))
 
     def __len__(self) -> int:
-        return len(self._codes())
+        return len(self._board._move_codes(False))
 
     def __bool__(self) -> bool:
-        return bool(self._codes())
+        return bool(self._board._move_codes(False))
 
     def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and move.code in self._codes()
+        return isinstance(move, Move) and move.code in self._board._move_codes(False)
 
     def __repr__(self) -> str:
-        kind = "LegalMoves" if self._legal else "PseudoLegalMoves"
-        return f"<{kind} ({', '.join(move_to_str(c) for c in self._codes())})>"
+        return f"<PseudoLegalMoves ({', '.join(str(m) for m in self)})>"
 
 
 @dataclass
@@ -194,11 +206,17 @@ class _Undo:
     no_zap: int
 
 
-class Board:
+class Board(BaseBoard[Move]):
     """A Leiserchess position with its history (for Ko and draws).
 
-    ``Board()`` is the opening position, ``Board(fen)`` reads a FEN. A FEN carries no
-    history, so Ko rule (b) does not apply to the first move after it.
+    ``Board()`` is the opening position, ``Board(fen)`` reads a FEN
+    (:class:`~bitgames.core.errors.InvalidPositionError` naming what is wrong and where).
+    A FEN carries no history, so Ko rule (b) does not apply to the first move after it.
+    ``turn`` is :data:`WHITE` (Tangerine) or :data:`BLACK` (Lavender).
+
+    Games end by :attr:`Termination.KING_CAPTURED` (the zapped King's owner loses),
+    :attr:`Termination.REPETITION` (a third occurrence) or :attr:`Termination.MOVE_RULE`
+    (the no-zap limit of ``draw_rule``).
     """
 
     def __init__(self, fen: str | None = START_FEN, *, draw_rule: DrawRule = "rules") -> None:
@@ -218,8 +236,12 @@ class Board:
         """Replace the position (and forget the history) with a FEN."""
         w, b, k, o0, o1, side = parse_fen(fen)
         self._bb: Bitboards = (w, b, k, o0, o1)
-        self.turn: Color = side
-        self.result_code = kernels.NONE
+        self.turn: Color = side == 0
+        self.result_code = kernels.NONE  # a FEN without a King: that King was zapped
+        if not k & w:
+            self.result_code = kernels.WHITE_KING_ZAPPED
+        elif not k & b:
+            self.result_code = kernels.BLACK_KING_ZAPPED
         self.last_zapped = 0
         self.no_pawn_zap_plies = 0
         self.no_zap_plies = 0
@@ -233,11 +255,16 @@ class Board:
         >>> Board().fen() == START_FEN
         True
         """
-        return format_fen(*self._bb, self.turn)
+        return format_fen(*self._bb, self.side)
 
     @classmethod
     def from_fen(cls, fen: str, *, draw_rule: DrawRule = "rules") -> Board:
         return cls(fen, draw_rule=draw_rule)
+
+    @property
+    def side(self) -> int:
+        """The side to move as the kernels' index (0 Tangerine, 1 Lavender)."""
+        return 0 if self.turn else 1
 
     def bitboards(self) -> Bitboards:
         """``(w, b, k, o0, o1)`` as plain ints (see :mod:`bitgames.leiserchess.kernels`)."""
@@ -265,8 +292,13 @@ class Board:
         return Piece.from_code(code) if code else None
 
     def king_square(self, color: Color) -> int | None:
+        """The square of ``color``'s King (None once it was zapped).
+
+        >>> square_name(Board().king_square(WHITE)), square_name(Board().king_square(BLACK))
+        ('h0', 'a7')
+        """
         w, b, k, _, _ = self._bb
-        kb = k & (w if color == WHITE else b)
+        kb = k & (w if color else b)
         return kb.bit_length() - 1 if kb else None
 
     def laser_path(self, color: Color) -> int:
@@ -277,13 +309,13 @@ class Board:
         >>> [square_name(s) for s in iter_bits(Board().laser_path(WHITE))]
         ['h0', 'h1', 'h2', 'h3', 'h4']
         """
-        return int(kernels.laser_path(*self._u(), color))
+        return int(kernels.laser_path(*self._u(), side_index(color)))
 
     def pinned(self) -> int:
         """Bitmap of the side to move's Pawns on the enemy beam (they cannot move)."""
         w, b, k, _, _ = self._bb
-        own = w if self.turn == WHITE else b
-        return self.laser_path(1 - self.turn) & own & ~k
+        own = w if self.turn else b
+        return self.laser_path(not self.turn) & own & ~k
 
     # -- moves -----------------------------------------------------------------------------
 
@@ -293,25 +325,32 @@ class Board:
         out = np.zeros(kernels.MAX_MOVES, dtype=np.int64)
         if legal:
             prev, has = self._prev()
-            n = kernels.legal_moves(*self._u(), self.turn, *(_U(x) for x in prev), has, out)
+            n = kernels.legal_moves(*self._u(), self.side, *(_U(x) for x in prev), has, out)
         else:
             u = self._u()
-            path = _U(kernels.laser_path(*u, 1 - self.turn))
-            n = kernels.gen_moves(*u, self.turn, path, out)
+            path = _U(kernels.laser_path(*u, 1 - self.side))
+            n = kernels.gen_moves(*u, self.side, path, out)
         return [int(c) for c in out[:n]]
 
-    @property
-    def legal_moves(self) -> _MoveView:
-        """Moves that obey the Ko rule (none once the game is over)."""
-        return _MoveView(self, True)
+    def generate_legal_moves(self) -> list[Move]:
+        """The moves that obey the Ko rule, in generation order (none once the game is
+        over)."""
+        return [Move.from_code(c) for c in self._move_codes(True)]
+
+    def count_legal_moves(self) -> int:
+        return len(self._move_codes(True))
 
     @property
-    def pseudo_legal_moves(self) -> _MoveView:
+    def pseudo_legal_moves(self) -> PseudoLegalMoves:
         """Every generated move, Ko ignored (what the handout's perft counts)."""
-        return _MoveView(self, False)
+        return PseudoLegalMoves(self)
 
     def is_legal(self, move: MoveLike) -> bool:
-        return _as_move(move).code in self._move_codes(True)
+        try:
+            code = (Move.from_str(move) if isinstance(move, str) else move).code
+        except ValueError:
+            return False
+        return code in self._move_codes(True)
 
     def parse_move(self, text: str) -> Move:
         """Read a move and check that it is legal here.
@@ -319,7 +358,7 @@ class Board:
         >>> Board().parse_move("h0h0")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        bitgames.leiserchess.board.IllegalMoveError: illegal move h0h0 in ...: Ko rule (...)
+        bitgames.core.errors.IllegalMoveError: illegal move h0h0 in ...: Ko rule (...)
         """
         move = Move.from_str(text)
         if move.code in self._move_codes(True):
@@ -332,28 +371,32 @@ class Board:
         if self.is_draw():
             return "the game is drawn"
         w, b, k, _, _ = self._bb
-        own = w if self.turn == WHITE else b
+        own = w if self.turn else b
         bit = 1 << move.from_square
         if not own & bit:
-            return f"no {COLOR_NAMES[self.turn]} piece on {square_name(move.from_square)}"
+            return f"no {COLOR_NAMES[self.side]} piece on {square_name(move.from_square)}"
         if self.pinned() & bit:
             return f"the Pawn on {square_name(move.from_square)} is pinned by the enemy laser"
         if move.is_null() and not k & bit:
             return "only a King can make a null move"
         if move.code in self._move_codes(False):
-            after = kernels.make_move(*self._u(), self.turn, move.code)
+            after = kernels.make_move(*self._u(), self.side, move.code)
             bb = tuple(int(x) for x in after[:5])
             if bb == self._bb:
                 return "Ko rule (the position would not change)"
             return "Ko rule (it would restore the position before the opponent's move)"
         return "not a move of this position"
 
-    def push(self, move: MoveLike) -> Move:
-        """Play a legal move (a :class:`Move` or a string); return it."""
-        m = _as_move(move)
+    def push(self, move: MoveLike) -> None:
+        """Play a legal move (a :class:`Move` or its text); :class:`IllegalMoveError`
+        saying why otherwise."""
+        m = move if isinstance(move, Move) else Move.from_str(move)
         if m.code not in self._move_codes(True):
             raise IllegalMoveError(f"illegal move {m} in {self.fen()}: {self._why_illegal(m)}")
-        w, b, k, o0, o1, zapped, result = kernels.make_move(*self._u(), self.turn, m.code)
+        self._push(m)
+
+    def _push(self, move: Move) -> None:
+        w, b, k, o0, o1, zapped, result = kernels.make_move(*self._u(), self.side, move.code)
         self._undo.append(
             _Undo(self._bb, self.last_zapped, self.result_code, self.no_pawn_zap_plies,
                   self.no_zap_plies)
@@ -364,15 +407,14 @@ class Board:
         any_zap = zapped > 0 or result != kernels.NONE
         self.no_pawn_zap_plies = 0 if zapped > 0 else self.no_pawn_zap_plies + 1
         self.no_zap_plies = 0 if any_zap else self.no_zap_plies + 1
-        self.turn = 1 - self.turn
-        self.move_stack.append(m)
-        self._boards.append((self._bb, self.turn))
-        return m
+        self.turn = not self.turn
+        self.move_stack.append(move)
+        self._boards.append((self._bb, self.side))
 
     def pop(self) -> Move:
-        """Take back the last move; return it."""
+        """Take back the last move; return it (``IndexError`` if none was played)."""
         if not self.move_stack:
-            raise BitgamesError("pop from a board with no moves played")
+            raise IndexError("pop from a board with no moves played")
         u = self._undo.pop()
         self._boards.pop()
         self._bb = u.bitboards
@@ -380,10 +422,11 @@ class Board:
         self.result_code = u.result
         self.no_pawn_zap_plies = u.no_pawn_zap
         self.no_zap_plies = u.no_zap
-        self.turn = 1 - self.turn
+        self.turn = not self.turn
         return self.move_stack.pop()
 
     def peek(self) -> Move:
+        """The last move played (``IndexError`` if none)."""
         return self.move_stack[-1]
 
     # -- end of game -----------------------------------------------------------------------
@@ -393,30 +436,30 @@ class Board:
         cur = self._boards[-1]
         return sum(1 for x in self._boards if x == cur)
 
+    def _draw_termination(self) -> Termination | None:
+        if self.result_code != kernels.NONE or self.draw_rule == "none":
+            return None
+        if self.repetitions() >= 3:
+            return Termination.REPETITION
+        if self.draw_rule == "rules":
+            limit_reached = self.no_pawn_zap_plies >= 100
+        else:
+            limit_reached = self.no_zap_plies >= 200
+        return Termination.MOVE_RULE if limit_reached else None
+
     def is_draw(self) -> bool:
         """True when a draw rule applies (threefold repetition, or the no-zap limit)."""
-        if self.result_code != kernels.NONE or self.draw_rule == "none":
-            return False
-        if self.repetitions() >= 3:
-            return True
-        if self.draw_rule == "rules":
-            return self.no_pawn_zap_plies >= 100
-        return self.no_zap_plies >= 200
+        return self._draw_termination() is not None
 
-    def is_game_over(self) -> bool:
-        return self.result_code != kernels.NONE or self.is_draw()
-
-    def result(self) -> str:
-        """``1-0`` (Tangerine won), ``0-1``, ``1/2-1/2`` or ``*`` (game on)."""
+    def outcome(self) -> Outcome | None:
+        """``KING_CAPTURED`` with the winner, a draw by ``REPETITION`` or ``MOVE_RULE``
+        (the no-zap limit), or None while the game goes on."""
         if self.result_code == kernels.WHITE_KING_ZAPPED:
-            return "0-1"
+            return Outcome(Termination.KING_CAPTURED, BLACK)
         if self.result_code == kernels.BLACK_KING_ZAPPED:
-            return "1-0"
-        return "1/2-1/2" if self.is_draw() else "*"
-
-    def winner(self) -> Color | None:
-        r = self.result()
-        return WHITE if r == "1-0" else BLACK if r == "0-1" else None
+            return Outcome(Termination.KING_CAPTURED, WHITE)
+        draw = self._draw_termination()
+        return None if draw is None else Outcome(draw, None)
 
     # -- copies, comparison, display -------------------------------------------------------
 
@@ -428,14 +471,12 @@ class Board:
         other._boards = list(self._boards)
         return other
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Board) and (self._bb, self.turn) == (other._bb, other.turn)
-
-    def __hash__(self) -> int:
-        return hash((self._bb, self.turn))
+    def position_key(self) -> tuple[Bitboards, bool]:
+        return self._bb, self.turn
 
     def __repr__(self) -> str:
-        return f"Board({self.fen()!r})"
+        rule = "" if self.draw_rule == "rules" else f", draw_rule={self.draw_rule!r}"
+        return f"Board({self.fen()!r}{rule})"
 
     def draw(self, lasers: bool = True) -> str:
         """The board as text, rank 7 at the top; with ``lasers`` the empty squares crossed
@@ -473,8 +514,8 @@ class Board:
         if self.is_game_over():
             lines.append(f"game over: {self.result()}")
         else:
-            case = "uppercase" if self.turn == WHITE else "lowercase"
-            lines.append(f"{COLOR_NAMES[self.turn]} ({case}) to move")
+            case = "uppercase" if self.turn else "lowercase"
+            lines.append(f"{COLOR_NAMES[self.side]} ({case}) to move")
         return "\n".join(lines)
 
     def __str__(self) -> str:

@@ -7,10 +7,36 @@ Positions are FEN strings like the reference's (``ss3nw3/... W``); moves are wri
 from __future__ import annotations
 
 import argparse
+import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from bitgames.cli import add_json_flag, emit
+
+T = TypeVar("T")
+
+
+def in_worker(job: Callable[[], T]) -> T:
+    """Run ``job`` in another thread and wait for it, so that the main thread stays free
+    to handle Ctrl-C (a Python signal handler runs only between bytecodes of the main
+    thread; the long kernels run without the GIL and poll the stop flag it sets)."""
+    box: list[T] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            box.append(job())
+        except BaseException as exc:  # handed to the caller below
+            errors.append(exc)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.05)
+    if errors:
+        raise errors[0]
+    return box[0]
 
 
 def add_commands(sub: Any) -> None:
@@ -111,7 +137,7 @@ def _board_from(fen: str | None, moves: list[str]) -> Any:
 
     board = Board(fen) if fen else Board()
     for m in moves:
-        board.push(board.parse_move(m))
+        board.push(m)
     return board
 
 
@@ -123,23 +149,33 @@ def cmd_perft(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
     jit.ensure_warm("leiserchess")
+    from bitgames.core.engine import StopSignal, interruptible
     from bitgames.leiserchess.perft import perft_board
 
     board = _board_from(args.fen, args.moves)
-    if args.divide:
-        split = perft_board(board, args.depth, legal=args.legal, divide=True)
-        for mv, count in split.items():
-            if mv != "total":
-                emit({"move": mv, "nodes": count}, args.json, f"{mv}: {count}")
+    stop = StopSignal()
     start = time.perf_counter()
-    total = perft_board(board, args.depth, legal=args.legal)["total"]
+    with interruptible(stop.set) as pressed:
+        if args.divide:
+            split = in_worker(lambda: perft_board(board, args.depth, legal=args.legal,
+                                                  divide=True, stop=stop.flag))
+            for mv, count in split.items():
+                if mv != "total":
+                    emit({"move": mv, "nodes": count}, args.json, f"{mv}: {count}")
+            total = split["total"]
+        if not pressed[0]:
+            start = time.perf_counter()
+            total = in_worker(lambda: perft_board(board, args.depth, legal=args.legal,
+                                                  stop=stop.flag))["total"]
     seconds = time.perf_counter() - start
-    emit(
-        {"depth": args.depth, "legal": args.legal, "fen": board.fen(), "nodes": total,
-         "seconds": round(seconds, 4)},
-        args.json,
-        f"perft {args.depth}{' (legal)' if args.legal else ''}: {total}  ({seconds:.3f} s)",
-    )
+    kind = f"perft {args.depth}{' (legal)' if args.legal else ''}"
+    record = {"depth": args.depth, "legal": args.legal, "fen": board.fen(), "nodes": total,
+              "seconds": round(seconds, 4)}
+    if pressed[0]:
+        emit({**record, "stopped": True}, args.json,
+             f"stopped: {kind}: {total} leaves counted so far  ({seconds:.3f} s)")
+        return 130
+    emit(record, args.json, f"{kind}: {total}  ({seconds:.3f} s)")
     return 0
 
 
@@ -159,18 +195,17 @@ def cmd_search(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
     jit.ensure_warm("leiserchess")
+    from bitgames.core.engine import Limit
     from bitgames.leiserchess.search import Engine
 
     board = _board_from(args.fen, args.moves)
-    engine = Engine()
-    res = engine.search(board, depth=args.depth or None, seconds=None if args.depth else args.time)
+    limit = Limit(depth=args.depth) if args.depth else Limit(time=args.time)
+    res = Engine().search(board, limit)
     emit(
-        {"fen": board.fen(), "bestmove": res.best, "score": res.score, "depth": res.depth,
-         "nodes": res.nodes, "seconds": round(res.seconds, 3), "nps": int(res.nps),
-         "pv": res.pv},
+        {"fen": board.fen(), **res.to_dict()},
         args.json,
-        f"bestmove {res.best} score {res.score} cp depth {res.depth} nodes {res.nodes} "
-        f"time {res.seconds:.2f} s nps {int(res.nps)} pv {' '.join(res.pv)}",
+        f"bestmove {res.move} score {res.score} depth {res.depth} nodes {res.nodes} "
+        f"time {res.time:.2f} s nps {int(res.nps)} pv {' '.join(str(m) for m in res.pv)}",
     )
     return 0
 
@@ -213,6 +248,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     if args.depth < 1:
         raise BitgamesError(f"--depth must be 1 or more, got {args.depth}")
     jit.ensure_warm("leiserchess")
+    from bitgames.core.engine import Limit
     from bitgames.leiserchess.board import Board
     from bitgames.leiserchess.eval import default_params, material_params
     from bitgames.leiserchess.search import Engine
@@ -221,8 +257,8 @@ def cmd_match(args: argparse.Namespace) -> int:
         engine = Engine(tt_bits=18, params=default_params() if kind == "full"
                         else material_params())
 
-        def choose(board: Any) -> str:
-            return engine.search(board, depth=args.depth).best
+        def choose(board: Any) -> Any:
+            return engine.play(board, Limit(depth=args.depth))
 
         return choose
 

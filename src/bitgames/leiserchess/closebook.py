@@ -36,6 +36,7 @@ import numpy as np
 
 from bitgames.core import retro
 from bitgames.core.bits import ctz, popcount
+from bitgames.core.engine import StopSignal, interruptible
 from bitgames.core.jit import njit, register_warmup
 from bitgames.leiserchess.kernels import (
     BLACK_KING_ZAPPED,
@@ -179,16 +180,19 @@ def _valid_squares(has_pawn: int, p: int, a: int, b: int) -> bool:
     return True
 
 
-@njit
+@njit(nogil=True)
 def init_table(values: np.ndarray, counts: np.ndarray, has_pawn: int,
-               kings_values: np.ndarray) -> None:
+               kings_values: np.ndarray, halt: np.ndarray) -> None:
     """Seed values and move counts for :func:`bitgames.core.retro.solve` (forward pass).
 
     ``kings_values`` (the solved Kings table) gives the value of a move that zaps the Pawn.
+    Returns early, the table unfinished, once ``halt[0]`` is set (read every 4,096 states).
     """
     n = values.shape[0]
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     for i in range(n):
+        if (i & 4095) == 0 and halt[0]:
+            return
         ko, owner, p, a, bk = _decode(i, has_pawn)
         if not _valid_squares(has_pawn, p, a, bk):
             values[i] = retro.INVALID
@@ -303,13 +307,22 @@ def _predecessors(s: int, has_pawn: int, out: np.ndarray) -> int:
 
 @njit
 def pawn_predecessors(s: int, ctx: np.ndarray, out: np.ndarray) -> int:
-    """States of the Pawn table with a move into state ``s`` (one entry per move)."""
+    """States of the Pawn table with a move into state ``s`` (one entry per move).
+
+    ``ctx`` is the stop flag: once ``ctx[0]`` is set there are none, so that
+    :func:`bitgames.core.retro.solve` empties its queue at once (the values are then
+    unfinished)."""
+    if ctx[0]:
+        return 0
     return _predecessors(s, 1, out)
 
 
 @njit
 def kings_predecessors(s: int, ctx: np.ndarray, out: np.ndarray) -> int:
-    """States of the Kings table with a move into state ``s``."""
+    """States of the Kings table with a move into state ``s`` (``ctx``: as for
+    :func:`pawn_predecessors`)."""
+    if ctx[0]:
+        return 0
     return _predecessors(s, 0, out)
 
 
@@ -394,7 +407,7 @@ class Closebook:
         if len(board._boards) >= 2:
             prev = tuple(U(x) for x in board._boards[-2][0])
             ko = int(ko_between(*prev, *bb))
-        code = int(probe_code(self.kings, self.pawn, *bb, board.turn, ko))
+        code = int(probe_code(self.kings, self.pawn, *bb, board.side, ko))
         return None if code < 0 or code == CODE_INVALID else RESULT_NAMES[code]
 
     def save(self, path: str | Path) -> None:
@@ -425,26 +438,48 @@ def default_path() -> Path:
     return cache_root() / "leiserchess-closebook-v2.npz"
 
 
-def solve_kings() -> np.ndarray:
-    """Solve the Kings-only table; return its ``retro`` values (one byte per state)."""
+# retro.solve run without the GIL (numba-to-numba calls never take it), so that Ctrl-C
+# is handled by the main thread while the work goes on in another (see cli.in_worker)
+@njit(cache=False, nogil=True)
+def _retro_solve(values: np.ndarray, counts: np.ndarray, predecessors: Any,
+                 ctx: np.ndarray) -> int:
+    return retro.solve(values, counts, np.zeros(0, dtype=np.int32), predecessors, ctx,
+                       MAX_PREDS)
+
+
+def _no_stop(stop: np.ndarray | None) -> np.ndarray:
+    return np.zeros(1, dtype=np.int64) if stop is None else stop
+
+
+def solve_kings(stop: np.ndarray | None = None) -> np.ndarray:
+    """Solve the Kings-only table; return its ``retro`` values (one byte per state).
+
+    ``stop`` (a :class:`~bitgames.core.engine.StopSignal`'s ``flag``) ends the work
+    within a moment when set; the values are then unfinished."""
+    stop = _no_stop(stop)
     values = np.zeros(N_KINGS, dtype=np.uint8)
     counts = np.zeros(N_KINGS, dtype=np.uint8)
-    init_table(values, counts, 0, values)
-    retro.solve(values, counts, np.zeros(0, dtype=np.int32), kings_predecessors,
-                np.zeros(1), MAX_PREDS)
+    init_table(values, counts, 0, values, stop)
+    if stop[0]:
+        return values
+    _retro_solve(values, counts, kings_predecessors, stop)
     return values
 
 
-def solve_pawn(kings_values: np.ndarray, log: Any = None) -> np.ndarray:
-    """Solve the one-Pawn table (minutes); return its values."""
+def solve_pawn(kings_values: np.ndarray, log: Any = None,
+               stop: np.ndarray | None = None) -> np.ndarray:
+    """Solve the one-Pawn table (minutes); return its values (``stop``: as for
+    :func:`solve_kings`)."""
+    stop = _no_stop(stop)
     t = time.perf_counter()
     values = np.zeros(N_PAWN, dtype=np.uint8)
     counts = np.zeros(N_PAWN, dtype=np.uint8)
-    init_table(values, counts, 1, kings_values)
+    init_table(values, counts, 1, kings_values, stop)
+    if stop[0]:
+        return values
     if log:
         log(f"forward pass done in {time.perf_counter() - t:.1f} s")
-    retro.solve(values, counts, np.zeros(0, dtype=np.int32), pawn_predecessors,
-                np.zeros(1), MAX_PREDS)
+    _retro_solve(values, counts, pawn_predecessors, stop)
     if log:
         log(f"retrograde pass done in {time.perf_counter() - t:.1f} s")
     return values
@@ -468,26 +503,40 @@ def build_cli(args: argparse.Namespace) -> int:
     import sys
 
     from bitgames.cli import emit
+    from bitgames.leiserchess.cli import in_worker
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
     out = Path(args.out) if args.out else default_path()
     start = time.perf_counter()
-    log("solving the Kings-only table...")
-    kv = solve_kings()
-    record: dict[str, Any] = {"kings": summary(kv)}
-    pawn = np.zeros(0, dtype=np.uint8)
-    if not args.kings_only:
-        log("solving the one-Pawn table (about 10^8 states; a few minutes)...")
-        pv = solve_pawn(kv, log)
-        record["pawn"] = summary(pv)
-        pawn = pack(pv)
-        del pv
-    out.parent.mkdir(parents=True, exist_ok=True)
-    Closebook(pack(kv), pawn).save(out)
-    record["path"] = str(out)
+    stop = StopSignal()
+    record: dict[str, Any] = {}
+    with interruptible(stop.set) as pressed:
+        log("solving the Kings-only table...")
+        kv = in_worker(lambda: solve_kings(stop.flag))
+        pawn = np.zeros(0, dtype=np.uint8)
+        if not pressed[0]:
+            record["kings"] = summary(kv)
+        if not args.kings_only and not pressed[0]:
+            log("solving the one-Pawn table (about 10^8 states; a few minutes)...")
+            pv = in_worker(lambda: solve_pawn(kv, log, stop.flag))
+            if not pressed[0]:
+                record["pawn"] = summary(pv)
+                pawn = pack(pv)
+            del pv
+    # finished work is saved when stopped later, unless a table is there already
+    if "kings" in record and not (pressed[0] and out.exists()):
+        out.parent.mkdir(parents=True, exist_ok=True)
+        Closebook(pack(kv), pawn).save(out)
+        record["path"] = str(out)
     record["seconds"] = round(time.perf_counter() - start, 1)
+    if pressed[0]:
+        record["stopped"] = True
+        saved = "the Kings-only table saved" if "path" in record else "nothing saved"
+        emit(record, args.json, f"stopped: {saved}\n"
+             + "\n".join(f"{k}: {v}" for k, v in record.items() if k != "stopped"))
+        return 130
     emit(record, args.json, "\n".join(f"{k}: {v}" for k, v in record.items()))
     return 0
 

@@ -230,7 +230,7 @@ def evaluate_board(board: Any, params: np.ndarray | None = None) -> int:
     from the side to move's view."""
     p = default_params() if params is None else params
     bb = tuple(U(x) for x in board.bitboards())
-    return int(evaluate_position(*bb, board.turn, p))
+    return int(evaluate_position(*bb, board.side, p))
 
 
 @register_warmup("leiserchess")

@@ -22,7 +22,7 @@ Everything here also runs as plain Python under ``NUMBA_DISABLE_JIT=1``.
 >>> from bitgames.leiserchess.notation import START_FEN, parse_fen
 >>> *bb, side = parse_fen(START_FEN)
 >>> w, b, k, o0, o1 = (np.uint64(x) for x in bb)
->>> perft(w, b, k, o0, o1, side, 2, perft_buffer(2), 0)
+>>> perft(w, b, k, o0, o1, side, 2, perft_buffer(2), 0, np.zeros(1, dtype=np.int64))
 6084
 >>> [sq for sq in range(64) if laser_path(w, b, k, o0, o1, WHITE) >> np.uint64(sq) & ONE]
 [7, 15, 23, 31, 39]
@@ -270,15 +270,16 @@ def same_board(w1: np.uint64, b1: np.uint64, k1: np.uint64, o01: np.uint64, o11:
     return w1 == w2 and b1 == b2 and k1 == k2 and o01 == o02 and o11 == o12
 
 
-@njit
+@njit(nogil=True)
 def perft(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
-          side: int, depth: int, buf: np.ndarray, ply: int) -> int:
+          side: int, depth: int, buf: np.ndarray, ply: int, stop: np.ndarray) -> int:
     """The handout's pseudo-legal perft.
 
     Every generated move counts (Ko is ignored, a null move that zaps nothing counts),
     pinned Pawns do not move, depth 1 counts moves without making them, and a move that
     zaps a King is one leaf and is not expanded. ``buf`` is an ``int64`` array of shape
-    ``(depth + 1, MAX_MOVES)``.
+    ``(depth + 1, MAX_MOVES)``. The count stops early (a partial count) once ``stop[0]``
+    is set: it is read before each move made.
     """
     enemy_path = laser_path(w, b, k, o0, o1, 1 - side)
     if depth <= 1:
@@ -288,24 +289,26 @@ def perft(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64
     total = 0
     other = 1 - side
     for i in range(n):
+        if stop[0]:
+            break
         nw, nb, nk, n0, n1, zapped, res = make_move(w, b, k, o0, o1, side, moves[i])
         if res != NONE:
             total += 1
         else:
-            total += perft(nw, nb, nk, n0, n1, other, depth - 1, buf, ply + 1)
+            total += perft(nw, nb, nk, n0, n1, other, depth - 1, buf, ply + 1, stop)
     return total
 
 
-@njit
+@njit(nogil=True)
 def perft_legal(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
                 side: int, depth: int, pw: np.uint64, pb: np.uint64, pk: np.uint64,
                 p0: np.uint64, p1: np.uint64, has_prev: int, buf: np.ndarray,
-                ply: int) -> int:
+                ply: int, stop: np.ndarray) -> int:
     """Perft over legal moves: pseudo-legal moves that do not break the Ko rule.
 
     ``(pw, pb, pk, p0, p1)`` is the board before the previous ply (used when
     ``has_prev`` is 1), for Ko rule (b). Moves are made at every depth; a King zap is one
-    leaf.
+    leaf. ``stop`` as in :func:`perft`.
     """
     enemy_path = laser_path(w, b, k, o0, o1, 1 - side)
     moves = buf[ply]
@@ -314,6 +317,8 @@ def perft_legal(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.
     other = 1 - side
     one = np.int64(1)
     for i in range(n):
+        if stop[0]:
+            break
         nw, nb, nk, n0, n1, zapped, res = make_move(w, b, k, o0, o1, side, moves[i])
         if same_board(nw, nb, nk, n0, n1, w, b, k, o0, o1):
             continue
@@ -323,7 +328,7 @@ def perft_legal(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.
             total += 1
         else:
             total += perft_legal(nw, nb, nk, n0, n1, other, depth - 1,
-                                 w, b, k, o0, o1, one, buf, ply + 1)
+                                 w, b, k, o0, o1, one, buf, ply + 1, stop)
     return total
 
 
@@ -359,8 +364,9 @@ def _warm() -> None:
     k = U(0x1000_0000_0000_0080)
     z = U(0)
     buf = perft_buffer(2)
-    perft(w, bb, k, z, z, 0, 2, buf, 0)
-    perft_legal(w, bb, k, z, z, 0, 2, z, z, z, z, z, 0, buf, 0)
+    flag = np.zeros(1, dtype=np.int64)
+    perft(w, bb, k, z, z, 0, 2, buf, 0, flag)
+    perft_legal(w, bb, k, z, z, 0, 2, z, z, z, z, z, 0, buf, 0, flag)
     out = np.zeros(MAX_MOVES, dtype=np.int64)
     legal_moves(w, bb, k, z, z, 0, z, z, z, z, z, 0, out)
     laser_path(w, bb, k, z, z, 0)

@@ -7,7 +7,8 @@ Moves are ``h4g5`` (a step or a swap), ``g3R`` / ``g3U`` / ``g3L`` (rotate clock
 FEN lists ranks 7 down to 0, files a to h; every piece is two letters naming its
 orientation (Kings ``NN EE SS WW``, Pawns ``NW NE SE SW``), uppercase for Tangerine
 (White, moves first) and lowercase for Lavender (Black); a digit is a run of empty
-squares; then ``W`` or ``B`` for the side to move.
+squares; then ``W`` or ``B`` for the side to move. A finished game's FEN lacks the
+zapped King.
 
 >>> sq = parse_square("h4"); sq, square_name(sq)
 (39, 'h4')
@@ -17,12 +18,13 @@ True
 
 from __future__ import annotations
 
-from bitgames.core.errors import BitgamesError
+from bitgames.core.errors import InvalidMoveError, InvalidPositionError
 
 FILES = "abcdefgh"
 KING_ORIENTATIONS = ("NN", "EE", "SS", "WW")
 PAWN_ORIENTATIONS = ("NW", "NE", "SE", "SW")
 ROTATIONS = "RUL"
+_DIGITS = "0123456789"
 
 #: The 2016 opening position, Tangerine to move.
 START_FEN = "ss3nw3/3nw4/2nw1nw3/1nw3SE1SE/nw1nw3SE1/3SE1SE2/4SE3/3SE3NN W"
@@ -31,12 +33,13 @@ START_FEN = "ss3nw3/3nw4/2nw1nw3/1nw3SE1SE/nw1nw3SE1/3SE1SE2/4SE3/3SE3NN W"
 Position = tuple[int, int, int, int, int, int]
 
 
-class FenError(BitgamesError):
+class FenError(InvalidPositionError):
     """A FEN string that cannot be read."""
 
 
-class MoveError(BitgamesError):
-    """A move string that cannot be read, or a move that is not legal."""
+class MoveError(InvalidMoveError):
+    """A move string that cannot be read (an illegal move raises
+    :class:`~bitgames.core.errors.IllegalMoveError`)."""
 
 
 def parse_square(name: str) -> int:
@@ -129,9 +132,9 @@ def parse_fen(fen: str) -> Position:
         j = 0
         while j < len(text):
             c = text[j]
-            if c.isdigit():
+            if c in _DIGITS:
                 m = j
-                while m < len(text) and text[m].isdigit():
+                while m < len(text) and text[m] in _DIGITS:
                     m += 1
                 run = int(text[j:m])
                 if run == 0:
@@ -174,9 +177,10 @@ def parse_fen(fen: str) -> Position:
         if f != 8:
             raise FenError(f"bad FEN {fen!r}: rank {rank} has {f} squares, expected 8")
     for colour, name in ((0, "Tangerine (uppercase)"), (1, "Lavender (lowercase)")):
-        if kings[colour] != 1:
+        if kings[colour] > 1 or kings == [0, 0]:
             raise FenError(
-                f"bad FEN {fen!r}: {name} must have exactly one King, has {kings[colour]}"
+                f"bad FEN {fen!r}: {name} must have exactly one King (or none once it was "
+                f"zapped), has {kings[colour]}"
             )
         if pawns[colour] > 7:
             raise FenError(f"bad FEN {fen!r}: {name} has {pawns[colour]} Pawns, at most 7 allowed")

@@ -17,13 +17,17 @@ from bitgames.leiserchess.notation import move_to_str
 _U = np.uint64
 
 
-def perft_board(board: Board, depth: int, *, legal: bool = False,
-                divide: bool = False) -> dict[str, int]:
+def perft_board(board: Board, depth: int, *, legal: bool = False, divide: bool = False,
+                stop: np.ndarray | None = None) -> dict[str, int]:
     """Leaf count below ``board`` (key ``"total"``), and per root move with ``divide``.
 
     The pseudo-legal count is the course handout's (Ko ignored); ``legal`` applies the Ko
-    rule, using the board's history for the root (none after a bare FEN).
+    rule, using the board's history for the root (none after a bare FEN). Once
+    ``stop[0]`` is set (a :class:`~bitgames.core.engine.StopSignal`'s ``flag``) the
+    kernels return at once and the counts are partial.
     """
+    if stop is None:
+        stop = np.zeros(1, dtype=np.int64)
     if depth < 1:
         raise BitgamesError(f"perft depth must be 1 or more, got {depth}")
     if board.is_game_over():
@@ -32,25 +36,27 @@ def perft_board(board: Board, depth: int, *, legal: bool = False,
     buf = kernels.perft_buffer(depth)
     prev, has = board._prev()
     pv = tuple(_U(x) for x in prev)
-    side = board.turn
+    side = board.side
     if not divide:
         if legal:
-            n = kernels.perft_legal(*bb, side, depth, *pv, has, buf, 0)
+            n = kernels.perft_legal(*bb, side, depth, *pv, has, buf, 0, stop)
         else:
-            n = kernels.perft(*bb, side, depth, buf, 0)
+            n = kernels.perft(*bb, side, depth, buf, 0, stop)
         return {"total": int(n)}
     out: dict[str, int] = {}
     codes = [m.code for m in (board.legal_moves if legal else board.pseudo_legal_moves)]
     for code in codes:
+        if stop[0]:
+            break
         w, b, k, o0, o1, _zapped, res = kernels.make_move(*bb, side, code)
         if res != kernels.NONE or depth == 1:
             out[move_to_str(code)] = 1
             continue
         child = (_U(w), _U(b), _U(k), _U(o0), _U(o1))
         if legal:
-            n = kernels.perft_legal(*child, 1 - side, depth - 1, *bb, 1, buf, 0)
+            n = kernels.perft_legal(*child, 1 - side, depth - 1, *bb, 1, buf, 0, stop)
         else:
-            n = kernels.perft(*child, 1 - side, depth - 1, buf, 0)
+            n = kernels.perft(*child, 1 - side, depth - 1, buf, 0, stop)
         out[move_to_str(code)] = int(n)
     out["total"] = sum(out.values())
     return out

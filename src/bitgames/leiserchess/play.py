@@ -17,7 +17,8 @@ def play(args: argparse.Namespace, inp: Any = None, out: Any = None) -> int:
     from bitgames.core import jit
 
     jit.ensure_warm("leiserchess")
-    from bitgames.leiserchess.board import WHITE, Board
+    from bitgames.core.engine import Info, Limit
+    from bitgames.leiserchess.board import BLACK, WHITE, Board
     from bitgames.leiserchess.search import Engine
 
     inp = inp or sys.stdin
@@ -28,19 +29,19 @@ def play(args: argparse.Namespace, inp: Any = None, out: Any = None) -> int:
         out.flush()
 
     board = Board(args.fen) if args.fen else Board()
-    human = WHITE if args.color in ("tangerine", "white") else 1
+    human = WHITE if args.color in ("tangerine", "white") else BLACK
     engine = Engine()
+    limit = Limit(depth=args.depth) if args.depth else Limit(time=args.time)
     say(HELP)
 
     def think() -> None:
-        def info(rec: dict[str, Any]) -> None:
-            say(f"  depth {rec['depth']:2d}  score {rec['score']:6d}  nodes {rec['nodes']:9d}"
-                f"  pv {' '.join(rec['pv'][:8])}")
+        def info(rec: Info) -> None:
+            say(f"  depth {rec.depth:2d}  score {rec.score!s:>12}  nodes {rec.nodes:9d}"
+                f"  pv {' '.join(str(m) for m in rec.pv[:8])}")
 
-        res = engine.search(board, depth=args.depth or None,
-                            seconds=None if args.depth else args.time, info=info)
-        board.push(res.best)
-        say(f"engine plays {res.best}")
+        res = engine.search(board, limit, on_info=info)
+        board.push(res.move)
+        say(f"engine plays {res.move}")
 
     while not board.is_game_over():
         say("")
@@ -68,12 +69,11 @@ def play(args: argparse.Namespace, inp: Any = None, out: Any = None) -> int:
             else:
                 say("nothing to undo")
         elif text == "hint":
-            res = engine.search(board, depth=args.depth or None,
-                                seconds=None if args.depth else args.time)
-            say(f"hint: {res.best} (score {res.score})")
+            res = engine.search(board, limit)
+            say(f"hint: {res.move} (score {res.score})")
         elif text:
             try:
-                board.push(board.parse_move(text))
+                board.push(text)
             except ValueError as exc:
                 say(f"error: {exc}")
     say(str(board))

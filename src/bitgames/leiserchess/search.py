@@ -9,28 +9,30 @@ allocate nothing and are compiled without numba's reference counting (``_nrt=Fal
 :func:`search_root` owns every array), which saves an atomic increment and decrement per
 array argument per call: 2.7 -> 3.75 M nodes/s, the same tree.
 
-Python side: :class:`Engine` runs iterative deepening with a time or depth limit; the
-search runs with the GIL released, so another thread can answer ``isready`` and set the
-stop flag (UCI ``stop``).
+Python side: :class:`Engine` (the core engine interface) runs iterative deepening
+within a :class:`~bitgames.core.engine.Limit`; the search runs with the GIL released, so
+another thread can answer ``isready`` and call :meth:`Engine.stop` (UCI ``stop``).
 
 >>> from bitgames.leiserchess.board import Board
->>> res = Engine().search(Board("ss7/8/8/8/8/8/8/WW7 W"), depth=2)
->>> res.best, res.score > 30000
-('a0R', True)
+>>> res = Engine(tt_bits=12).search(Board("ss7/8/8/8/8/8/8/WW7 W"), Limit(depth=2))
+>>> str(res.move), str(res.score)
+('a0R', 'win in 1')
 """
 
 from __future__ import annotations
 
+import math
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from bitgames.core.bits import ctz, popcount
+from bitgames.core.engine import End, Info, InfoCallback, Limit, Score, SearchResult, Unit
+from bitgames.core.engine import Engine as CoreEngine
 from bitgames.core.jit import njit, register_warmup
+from bitgames.leiserchess.board import Move
 from bitgames.leiserchess.closebook import (
     CODE_DRAW,
     CODE_LOSS,
@@ -59,7 +61,6 @@ from bitgames.leiserchess.kernels import (
     same_board,
     trace,
 )
-from bitgames.leiserchess.notation import move_to_str
 
 U = np.uint64
 ONE = U(1)
@@ -80,6 +81,8 @@ S_ROOT_SIDE = 2
 S_SELDEPTH = 3
 S_GPLY0 = 4  # game ply of the root
 S_TT_MASK = 5
+S_BEST_MOVE = 8  # the root's best move of the iteration (-1: none yet)
+S_BEST_SCORE = 9  # its score
 
 # TT flags
 EXACT = 1
@@ -277,6 +280,169 @@ def qsearch(
     return best
 
 
+class SearchState(NamedTuple):
+    """The arrays every node of one search shares (allocated by :class:`Engine`)."""
+
+    #: ``uint64[MAX_PLY + 4, 5]``: ``boards[ply + 1]`` is the position at ``ply``,
+    #: ``boards[ply]`` the one before it (Ko rule (b))
+    boards: np.ndarray
+    #: ``uint64``: position hashes of the game, then of the search path (repetitions)
+    hashes: np.ndarray
+    #: ``int64[MAX_PLY + 2, MAX_MOVES]``: the moves of each ply, and their ordering scores
+    moves: np.ndarray
+    scores: np.ndarray
+    #: ``int64[MAX_PLY + 2, 2]`` killer moves; ``int64[2, 2**14]`` history by side and move
+    killers: np.ndarray
+    history: np.ndarray
+    #: the transposition table, one array taken twice (see :class:`Engine`)
+    tt_keys: np.ndarray
+    tt_data: np.ndarray
+    #: evaluation weights and search settings (:func:`~bitgames.leiserchess.eval.default_params`)
+    params: np.ndarray
+    #: ``int64[16]``: counters and results in the ``S_*`` slots
+    stats: np.ndarray
+    #: the stop flag (``StopSignal.flag``)
+    stop: np.ndarray
+    #: the packed closebook tables (length 0: no closebook)
+    cb_kings: np.ndarray
+    cb_pawn: np.ndarray
+
+
+@njit(_nrt=False, inline="always")
+def _draw_score(side: int, st: SearchState) -> int:
+    """The draw score (``P_DRAW``, from the root side's view) for ``side``."""
+    d = st.params[P_DRAW]
+    return d if side == st.stats[S_ROOT_SIDE] else -d
+
+
+@njit(_nrt=False, inline="always")
+def _known_result(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
+                  side: int, ply: int, irrev: int, h: np.uint64, gply: int,
+                  st: SearchState) -> tuple[bool, int]:
+    """``(True, score)`` when the node needs no search: a repetition since the last zap, a
+    closebook position, or the ply limit (static evaluation)."""
+    if ply > 0:
+        i = gply - 2
+        while i >= irrev:
+            if st.hashes[i] == h:
+                return True, _draw_score(side, st)
+            i -= 2
+    if ply > 0 and st.cb_kings.shape[0] > 0 and popcount(w | b) <= 3:
+        bd = st.boards
+        ko = ko_between(bd[ply, 0], bd[ply, 1], bd[ply, 2], bd[ply, 3], bd[ply, 4],
+                        w, b, k, o0, o1)
+        code = probe_code(st.cb_kings, st.cb_pawn, w, b, k, o0, o1, side, ko)
+        if code == CODE_WIN:
+            return True, CB_WIN - ply
+        if code == CODE_LOSS:
+            return True, -(CB_WIN - ply)
+        if code == CODE_DRAW:
+            return True, _draw_score(side, st)
+    if ply >= MAX_PLY - 2:
+        return True, evaluate(w, b, k, o0, o1, side, laser_path(w, b, k, o0, o1, 0),
+                              laser_path(w, b, k, o0, o1, 1), st.params)
+    return False, 0
+
+
+@njit(_nrt=False, inline="always")
+def _tt_probe(h: np.uint64, depth: int, ply: int, alpha: int, beta: int, is_pv: int,
+              st: SearchState) -> tuple[int, bool, int]:
+    """``(tt_move, cut, score)``: the stored move (-1: none) and, outside PV nodes, whether
+    the stored bound settles the node (then return ``score``)."""
+    mask = st.stats[S_TT_MASK]
+    ti = np.int64(h & U(mask))
+    data = st.tt_data[2 * ti + 1]
+    if (st.tt_keys[2 * ti] ^ data) != h:
+        return -1, False, 0
+    tt_move = np.int64(data & U(0x3FFF))
+    tdepth = np.int64((data >> U(30)) & U(0xFF))
+    tscore = np.int64((data >> U(14)) & U(0xFFFF)) - 32768
+    tflag = np.int64((data >> U(38)) & U(3))
+    if tscore > MATE - MAX_PLY:
+        tscore -= ply
+    elif tscore < -MATE + MAX_PLY:
+        tscore += ply
+    if not is_pv and tdepth >= depth:
+        if tflag == EXACT:
+            return tt_move, True, tscore
+        if tflag == LOWER and tscore >= beta:
+            return tt_move, True, tscore
+        if tflag == UPPER and tscore <= alpha:
+            return tt_move, True, tscore
+    return tt_move, False, 0
+
+
+@njit(_nrt=False, inline="always")
+def _set_board(boards: np.ndarray, row: int, w: np.uint64, b: np.uint64, k: np.uint64,
+               o0: np.uint64, o1: np.uint64) -> None:
+    boards[row, 0] = w
+    boards[row, 1] = b
+    boards[row, 2] = k
+    boards[row, 3] = o0
+    boards[row, 4] = o1
+
+
+@njit(_nrt=False, inline="always")
+def _order_scores(n: int, mv: np.ndarray, sc: np.ndarray, k0: int, k1: int, side: int,
+                  history: np.ndarray) -> None:
+    """Ordering scores of the ``n`` generated moves: killers first, then history."""
+    for i in range(n):
+        mi = mv[i]
+        if mi == k0:
+            sc[i] = 1 << 30
+        elif mi == k1:
+            sc[i] = (1 << 30) - 1
+        else:
+            sc[i] = history[side, mi & 0x3FFF]
+
+
+@njit(_nrt=False, inline="always")
+def _pick(idx: int, n: int, mv: np.ndarray, sc: np.ndarray) -> int:
+    """Selection sort step: swap the best of ``mv[idx:n]`` into ``idx`` and return it."""
+    bi = idx
+    bs = sc[idx]
+    for j in range(idx + 1, n):
+        if sc[j] > bs:
+            bs = sc[j]
+            bi = j
+    m = mv[bi]
+    mv[bi] = mv[idx]
+    mv[idx] = m
+    sc[bi] = sc[idx]
+    sc[idx] = bs
+    return m
+
+
+@njit(_nrt=False, inline="always")
+def _reduction(depth: int, nd: int, legal: int, quiet_late: bool, r1: int, r2: int) -> int:
+    """Late-move reduction of a move searched ``legal``-th: 1 after ``r1`` moves, 2 after
+    ``r2``, never down to depth 0; none for zaps, killers and the TT move."""
+    red = 0
+    if depth >= 2 and quiet_late:
+        if legal > r2:
+            red = 2
+        elif legal > r1:
+            red = 1
+        if red >= nd:
+            red = nd - 1 if nd > 1 else 0
+    return red
+
+
+@njit(_nrt=False, inline="always")
+def _reward(m: int, side: int, depth: int, ply: int, st: SearchState) -> None:
+    """A quiet move cut off: make it the first killer of its ply, raise its history."""
+    killers = st.killers
+    history = st.history
+    if killers[ply, 0] != m:
+        killers[ply, 1] = killers[ply, 0]
+        killers[ply, 0] = m
+    history[side, m & 0x3FFF] += depth * depth
+    if history[side, m & 0x3FFF] > (1 << 24):
+        for hs in range(2):
+            for hm in range(1 << 14):
+                history[hs, hm] //= 2
+
+
 @njit(_nrt=False)
 def pvs(
     w: np.uint64,
@@ -292,26 +458,17 @@ def pvs(
     is_pv: int,
     allow_null: int,
     irrev: int,
-    boards: np.ndarray,
-    hashes: np.ndarray,
-    moves: np.ndarray,
-    scores: np.ndarray,
-    killers: np.ndarray,
-    history: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_data: np.ndarray,
-    params: np.ndarray,
-    stats: np.ndarray,
-    stop: np.ndarray,
-    cb_kings: np.ndarray,
-    cb_pawn: np.ndarray,
+    st: SearchState,
 ) -> int:
     """Negamax principal-variation search; score from ``side``'s view.
 
-    ``boards[ply + 1]`` holds this position and ``boards[ply]`` the one before (Ko rule);
-    ``hashes[gply0 + ply]`` the position hashes of the game and the search path, for
-    repetition draws since the last zap (index ``irrev``).
+    ``st.boards[ply + 1]`` holds this position and ``st.boards[ply]`` the one before (Ko
+    rule); ``st.hashes[gply0 + ply]`` the position hashes of the game and the search path,
+    for repetition draws since the last zap (index ``irrev``).
     """
+    stats = st.stats
+    stop = st.stop
+    params = st.params
     stats[S_NODES] += 1
     if (stats[S_NODES] & 1023) == 0 and stats[S_NODES] >= stats[S_LIMIT]:
         stop[0] = 1
@@ -321,74 +478,20 @@ def pvs(
         stats[S_SELDEPTH] = ply
     gply = stats[S_GPLY0] + ply
     h = hash_position(w, b, k, o0, o1, side)
-    hashes[gply] = h
-    if ply > 0:
-        i = gply - 2
-        while i >= irrev:
-            if hashes[i] == h:
-                d = params[P_DRAW]
-                return d if side == stats[S_ROOT_SIDE] else -d
-            i -= 2
-    if ply > 0 and cb_kings.shape[0] > 0 and popcount(w | b) <= 3:
-        ko = ko_between(
-            boards[ply, 0],
-            boards[ply, 1],
-            boards[ply, 2],
-            boards[ply, 3],
-            boards[ply, 4],
-            w,
-            b,
-            k,
-            o0,
-            o1,
-        )
-        code = probe_code(cb_kings, cb_pawn, w, b, k, o0, o1, side, ko)
-        if code == CODE_WIN:
-            return CB_WIN - ply
-        if code == CODE_LOSS:
-            return -(CB_WIN - ply)
-        if code == CODE_DRAW:
-            d = params[P_DRAW]
-            return d if side == stats[S_ROOT_SIDE] else -d
-    if ply >= MAX_PLY - 2:
-        return evaluate(
-            w,
-            b,
-            k,
-            o0,
-            o1,
-            side,
-            laser_path(w, b, k, o0, o1, 0),
-            laser_path(w, b, k, o0, o1, 1),
-            params,
-        )
+    st.hashes[gply] = h
+    known, value = _known_result(w, b, k, o0, o1, side, ply, irrev, h, gply, st)
+    if known:
+        return value
     if depth <= 0:
         stats[S_NODES] -= 1
-        return qsearch(w, b, k, o0, o1, side, ply, alpha, beta, moves, params, stats, stop)
+        return qsearch(w, b, k, o0, o1, side, ply, alpha, beta, st.moves, params, stats, stop)
 
-    # transposition table
-    mask = stats[S_TT_MASK]
     tt_move = -1
     use_tt = params[P_USE_TT] != 0
     if use_tt:
-        ti = np.int64(h & U(mask))
-        data = tt_data[2 * ti + 1]
-        if (tt_keys[2 * ti] ^ data) == h:
-            tt_move = np.int64(data & U(0x3FFF))
-            tdepth = np.int64((data >> U(30)) & U(0xFF))
-            tscore = np.int64((data >> U(14)) & U(0xFFFF)) - 32768
-            tflag = np.int64((data >> U(38)) & U(3))
-            if tscore > MATE - MAX_PLY:
-                tscore -= ply
-            elif tscore < -MATE + MAX_PLY:
-                tscore += ply
-            if not is_pv and tdepth >= depth:
-                if tflag == EXACT:
-                    return tscore
-                if tflag == LOWER and tscore >= beta:
-                    return tscore
-                if tflag == UPPER and tscore <= alpha:
-                    return tscore
+        tt_move, cut, value = _tt_probe(h, depth, ply, alpha, beta, is_pv, st)
+        if cut:
+            return value
 
     wpath = laser_path(w, b, k, o0, o1, 0)
     bpath = laser_path(w, b, k, o0, o1, 1)
@@ -405,72 +508,35 @@ def pvs(
                 return static - margin
         # null-move pruning (a search heuristic: the side to move passes)
         if params[P_USE_NMM] and allow_null and depth >= 3 and static >= beta:
-            boards[ply + 2, 0] = w
-            boards[ply + 2, 1] = b
-            boards[ply + 2, 2] = k
-            boards[ply + 2, 3] = o0
-            boards[ply + 2, 4] = o1
+            _set_board(st.boards, ply + 2, w, b, k, o0, o1)
             r = 2 if depth < 6 else 3
-            score = -pvs(
-                w,
-                b,
-                k,
-                o0,
-                o1,
-                1 - side,
-                depth - 1 - r,
-                ply + 1,
-                -beta,
-                -beta + 1,
-                zero,
-                zero,
-                gply + 1,
-                boards,
-                hashes,
-                moves,
-                scores,
-                killers,
-                history,
-                tt_keys,
-                tt_data,
-                params,
-                stats,
-                stop,
-                cb_kings,
-                cb_pawn,
-            )
+            score = -pvs(w, b, k, o0, o1, 1 - side, depth - 1 - r, ply + 1, -beta, -beta + 1,
+                         zero, zero, gply + 1, st)
             if stop[0]:
                 return 0
             if score >= beta:
                 return beta
 
-    mv = moves[ply]
-    sc = scores[ply]
-    k0 = killers[ply, 0]
-    k1 = killers[ply, 1]
+    mv = st.moves[ply]
+    sc = st.scores[ply]
+    k0 = st.killers[ply, 0]
+    k1 = st.killers[ply, 1]
     # the TT move is tried before any move generation (often it cuts off at once)
     tt_ok = tt_move >= 0 and pseudo_legal(w, b, k, side, enemy_path, tt_move)
     n = 0
     generated = False
-
-    fut_depth = params[P_FUT_DEPTH]
     futile = (
         not is_pv
-        and depth <= fut_depth
+        and depth <= params[P_FUT_DEPTH]
         and abs(alpha) < MATE - MAX_PLY
         and static + 120 * depth + 80 <= alpha
     )
-    r1 = params[P_LMR_R1]
-    r2 = params[P_LMR_R2]
     best = -INF
     best_move = -1
     legal = 0
     orig_alpha = alpha
-    pw = boards[ply, 0]
-    pb = boards[ply, 1]
-    pk = boards[ply, 2]
-    p0 = boards[ply, 3]
-    p1 = boards[ply, 4]
+    bd = st.boards
+    pw, pb, pk, p0, p1 = bd[ply, 0], bd[ply, 1], bd[ply, 2], bd[ply, 3], bd[ply, 4]
     idx = -1 if tt_ok else 0
     while True:
         if idx < 0:
@@ -479,28 +545,10 @@ def pvs(
             if not generated:
                 generated = True
                 n = gen_moves(w, b, k, o0, o1, side, enemy_path, mv)
-                for i in range(n):
-                    mi = mv[i]
-                    if mi == k0:
-                        sc[i] = 1 << 30
-                    elif mi == k1:
-                        sc[i] = (1 << 30) - 1
-                    else:
-                        sc[i] = history[side, mi & 0x3FFF]
+                _order_scores(n, mv, sc, k0, k1, side, st.history)
             if idx >= n:
                 break
-            # selection sort: pick the best remaining move
-            bi = idx
-            bs = sc[idx]
-            for j in range(idx + 1, n):
-                if sc[j] > bs:
-                    bs = sc[j]
-                    bi = j
-            m = mv[bi]
-            mv[bi] = mv[idx]
-            mv[idx] = m
-            sc[bi] = sc[idx]
-            sc[idx] = bs
+            m = _pick(idx, n, mv, sc)
             if tt_ok and m == tt_move:
                 idx += 1
                 continue
@@ -523,13 +571,9 @@ def pvs(
             is_killer = m == k0 or m == k1
             if futile and zapped == 0 and legal > 1 and not is_killer:
                 continue
-            boards[ply + 2, 0] = nw
-            boards[ply + 2, 1] = nb
-            boards[ply + 2, 2] = nk
-            boards[ply + 2, 3] = n0
-            boards[ply + 2, 4] = n1
+            _set_board(bd, ply + 2, nw, nb, nk, n0, n1)
             new_irrev = irrev if zapped == 0 else gply + 1
-            ext = 0
+            ext = 0  # +1 for a move that zaps an enemy Pawn
             if zapped > 0:
                 nopp = popcount(nb if side == 0 else nw)
                 opp = popcount(b if side == 0 else w)
@@ -542,44 +586,13 @@ def pvs(
             if legal == 1:
                 d_try, lo, pv_flag = nd, -beta, is_pv
             else:
-                red = 0
-                if depth >= 2 and zapped == 0 and not is_killer and m != tt_move:
-                    if legal > r2:
-                        red = 2
-                    elif legal > r1:
-                        red = 1
-                    if red >= nd:
-                        red = nd - 1 if nd > 1 else 0
+                quiet_late = zapped == 0 and not is_killer and m != tt_move
+                red = _reduction(depth, nd, legal, quiet_late, params[P_LMR_R1],
+                                 params[P_LMR_R2])
                 d_try, lo, pv_flag = nd - red, -alpha - 1, zero
             while True:
-                score = -pvs(
-                    nw,
-                    nb,
-                    nk,
-                    n0,
-                    n1,
-                    1 - side,
-                    d_try,
-                    ply + 1,
-                    lo,
-                    -alpha,
-                    pv_flag,
-                    one,
-                    new_irrev,
-                    boards,
-                    hashes,
-                    moves,
-                    scores,
-                    killers,
-                    history,
-                    tt_keys,
-                    tt_data,
-                    params,
-                    stats,
-                    stop,
-                    cb_kings,
-                    cb_pawn,
-                )
+                score = -pvs(nw, nb, nk, n0, n1, 1 - side, d_try, ply + 1, lo, -alpha, pv_flag,
+                             one, new_irrev, st)
                 if stop[0] or score <= alpha:
                     break
                 if d_try < nd:
@@ -594,88 +607,34 @@ def pvs(
             best = score
             best_move = m
             if ply == 0:
-                stats[8] = m
-                stats[9] = score
+                stats[S_BEST_MOVE] = m
+                stats[S_BEST_SCORE] = score
             if score > alpha:
                 alpha = score
                 if score >= beta:
                     if zapped == 0 and res == NONE:
-                        if killers[ply, 0] != m:
-                            killers[ply, 1] = killers[ply, 0]
-                            killers[ply, 0] = m
-                        history[side, m & 0x3FFF] += depth * depth
-                        if history[side, m & 0x3FFF] > (1 << 24):
-                            for hs in range(2):
-                                for hm in range(1 << 14):
-                                    history[hs, hm] //= 2
+                        _reward(m, side, depth, ply, st)
                     break
     if legal == 0:
         # cannot happen under the rules (a King rotation is always legal); be safe
         return static
     if use_tt:
         flag = LOWER if best >= beta else (EXACT if best > orig_alpha else UPPER)
-        _tt_store(tt_keys, tt_data, mask, h, best_move, best, depth, flag, ply)
+        _tt_store(st.tt_keys, st.tt_data, stats[S_TT_MASK], h, best_move, best, depth, flag,
+                  ply)
     return best
 
 
 @njit(nogil=True)
-def search_root(
-    w: np.uint64,
-    b: np.uint64,
-    k: np.uint64,
-    o0: np.uint64,
-    o1: np.uint64,
-    side: int,
-    depth: int,
-    alpha: int,
-    beta: int,
-    irrev: int,
-    boards: np.ndarray,
-    hashes: np.ndarray,
-    moves: np.ndarray,
-    scores: np.ndarray,
-    killers: np.ndarray,
-    history: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_data: np.ndarray,
-    params: np.ndarray,
-    stats: np.ndarray,
-    stop: np.ndarray,
-    cb_kings: np.ndarray,
-    cb_pawn: np.ndarray,
-) -> int:
-    """One iteration at the root (``boards[0]`` = the board before the last move,
-    ``boards[1]`` = the root). Best move and score land in ``stats[8]`` / ``stats[9]``."""
+def search_root(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
+                side: int, depth: int, alpha: int, beta: int, irrev: int,
+                st: SearchState) -> int:
+    """One iteration at the root (``st.boards[0]`` = the board before the last move,
+    ``st.boards[1]`` = the root). Best move and score land in ``stats[S_BEST_MOVE]`` /
+    ``stats[S_BEST_SCORE]``."""
     one = np.int64(1)
     zero = np.int64(0)
-    return pvs(
-        w,
-        b,
-        k,
-        o0,
-        o1,
-        side,
-        depth,
-        zero,
-        alpha,
-        beta,
-        one,
-        one,
-        irrev,
-        boards,
-        hashes,
-        moves,
-        scores,
-        killers,
-        history,
-        tt_keys,
-        tt_data,
-        params,
-        stats,
-        stop,
-        cb_kings,
-        cb_pawn,
-    )
+    return pvs(w, b, k, o0, o1, side, depth, zero, alpha, beta, one, one, irrev, st)
 
 
 @njit
@@ -688,35 +647,71 @@ def probe_tt_move(tt_keys: np.ndarray, tt_data: np.ndarray, mask: int, h: np.uin
     return -1
 
 
-@dataclass
-class SearchResult:
-    """Result of :meth:`Engine.search`."""
-
-    best: str
-    score: int
-    depth: int
-    nodes: int
-    seconds: float
-    pv: list[str] = field(default_factory=list)
-
-    @property
-    def nps(self) -> float:
-        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+#: Default search depth of each level (index ``level - 1``), used when the limit sets
+#: neither a depth, a node count, a time nor a clock.
+LEVEL_DEPTHS = (1, 2, 3, 4, 6, 7, 8, 9, 10, 12)
 
 
-InfoCallback = Callable[[dict[str, Any]], None]
+def to_score(centipawns: int) -> Score:
+    """The core :class:`~bitgames.core.engine.Score` of a kernel score: centipawns / 100
+    in :attr:`Unit.PAWNS`, a forced King zap as a win or loss in that many plies, a
+    closebook result (beyond any evaluation) as an exact score.
+
+    >>> to_score(-125), to_score(MATE - 3), to_score(-(MATE - 2))
+    (Score(-1.25, Unit.PAWNS), Score(inf, Unit.PAWNS, exact=True, plies=3), \
+Score(-inf, Unit.PAWNS, exact=True, plies=2))
+    """
+    if abs(centipawns) > MATE - MAX_PLY:
+        win = Score.win_in(MATE - abs(centipawns), Unit.PAWNS)
+        return win if centipawns > 0 else -win
+    exact = abs(centipawns) > CB_WIN - MAX_PLY
+    return Score(centipawns / 100, Unit.PAWNS, exact=exact)
 
 
-class Engine:
-    """Iterative-deepening search with a transposition table of ``2**tt_bits`` entries.
+def to_centipawns(score: Score) -> int:
+    """The kernel score of a :class:`~bitgames.core.engine.Score` (UCI's ``score cp``):
+    the inverse of :func:`to_score`.
 
-    ``params`` are the evaluation weights and search settings
-    (:func:`bitgames.leiserchess.eval.default_params`).
+    >>> to_centipawns(to_score(-125)), to_centipawns(to_score(MATE - 3))
+    (-125, 31997)
+    """
+    if score.plies is not None:
+        return (MATE - score.plies) * (1 if score.value > 0 else -1)
+    return round(score.value * 100)
+
+
+def moves_left(board: Any) -> int:
+    """Our expected number of moves still to play: 20, plus 2 per Pawn on the board (48
+    from the opening, close to the course player's 2 % of the clock per move)."""
+    w, b, k, _, _ = board.bitboards()
+    return 20 + 2 * bin((w | b) & ~k).count("1")
+
+
+class Engine(CoreEngine):
+    """Iterative-deepening PVS with a transposition table of ``2**tt_bits`` entries.
+
+    Scores are in :attr:`Unit.PAWNS` (the kernels' centipawns / 100); a forced King zap
+    is ``Score.win_in(plies)`` or its negation. ``params`` are the evaluation weights and
+    search settings (:func:`bitgames.leiserchess.eval.default_params`); ``closebook`` a
+    :class:`~bitgames.leiserchess.closebook.Closebook` to probe.
+
+    Levels 1..10 set the depth searched when the :class:`Limit` is empty:
+    1, 2, 3, 4, 6, 7, 8, 9, 10, 12 plies (level 5, the default, searches 6 plies).
+    A clock (``Limit(remaining=...)``) is turned into a time budget by the core time
+    manager with :func:`moves_left` equal weights.
+
+    >>> from bitgames.core.engine import Limit
+    >>> from bitgames.leiserchess.board import Board
+    >>> res = Engine(tt_bits=12).search(Board("ss7/8/8/8/8/8/8/WW7 W"), Limit(depth=2))
+    >>> str(res.move), res.score, res.ended.value
+    ('a0R', Score(inf, Unit.PAWNS, exact=True, plies=1), 'completed')
     """
 
-    def __init__(
-        self, tt_bits: int = 20, params: np.ndarray | None = None, closebook: Any = None
-    ) -> None:
+    MAX_LEVEL = 10
+    unit = Unit.PAWNS
+
+    def __init__(self, level: int | None = None, *, tt_bits: int = 20,
+                 params: np.ndarray | None = None, closebook: Any = None) -> None:
         self.params = default_params() if params is None else params.copy()
         empty = np.zeros(0, dtype=np.uint8)
         self.cb_kings = closebook.kings if closebook is not None else empty
@@ -727,57 +722,40 @@ class Engine:
         self.tt_keys = self.tt
         self.tt_data = self.tt
         self.tt_mask = (1 << tt_bits) - 1
-        self.stop_flag = np.zeros(1, dtype=np.int64)
         self.killers = np.zeros((MAX_PLY + 2, 2), dtype=np.int64)
         self.history = np.zeros((2, 1 << 14), dtype=np.int64)
         self._lock = threading.Lock()
+        self.default_depth = LEVEL_DEPTHS[4]
+        super().__init__(level)
+
+    def _apply_level(self, n: int) -> None:
+        self.default_depth = LEVEL_DEPTHS[n - 1]
 
     def new_game(self) -> None:
         self.tt[:] = 0
         self.history[:] = 0
 
-    def stop(self) -> None:
-        """Ask a running search to stop (thread-safe)."""
-        self.stop_flag[0] = 1
-
-    def search(
-        self,
-        board: Any,
-        depth: int | None = None,
-        seconds: float | None = None,
-        nodes: int | None = None,
-        info: InfoCallback | None = None,
-        soft_seconds: float | None = None,
-    ) -> SearchResult:
-        """Search ``board`` to ``depth`` plies, or for ``seconds`` (hard limit), or
-        ``nodes``. Iterations start only before ``soft_seconds`` (default half of
-        ``seconds``). Returns the best move of the last finished iteration."""
+    def search(self, board: Any, limit: Limit | None = None,
+               on_info: InfoCallback | None = None) -> SearchResult:
+        """Search ``board`` within ``limit`` (see :class:`Limit`; empty: the level's
+        depth). Returns the best move of the last finished iteration; ``move`` is None
+        when the game is over."""
+        if limit is None or limit.is_empty():
+            limit = Limit(depth=self.default_depth)
         with self._lock:
-            return self._search(board, depth, seconds, nodes, info, soft_seconds)
+            return self._search(board, limit, on_info)
 
-    def _search(
-        self,
-        board: Any,
-        depth: int | None,
-        seconds: float | None,
-        nodes: int | None,
-        info: InfoCallback | None,
-        soft_seconds: float | None,
-    ) -> SearchResult:
-        from bitgames.core.errors import BitgamesError
-
+    def _search(self, board: Any, limit: Limit, on_info: InfoCallback | None) -> SearchResult:
         legal = [m.code for m in board.legal_moves]
         if not legal:
-            raise BitgamesError(f"no legal moves in {board.fen()} (game over: {board.result()})")
-        max_depth = depth if depth else MAX_PLY - 10
-        self.stop_flag[0] = 0
+            return SearchResult(None)
+        max_depth = limit.depth if limit.depth else MAX_PLY - 10
+        budget = self.time_manager.budget(limit, [1.0] * moves_left(board))
+        stop = self.stop_signal
+        stop.clear()
         start = time.perf_counter()
-        timer = None
-        if seconds is not None:
-            timer = threading.Timer(seconds, self.stop)
-            timer.daemon = True
-            timer.start()
-        soft = soft_seconds if soft_seconds is not None else (seconds / 2 if seconds else None)
+        if budget.maximum != math.inf:
+            stop.arm(budget.maximum)
 
         bb = tuple(U(x) for x in board.bitboards())
         boards = np.zeros((MAX_PLY + 4, 5), dtype=np.uint64)
@@ -796,94 +774,71 @@ class Engine:
         moves = np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64)
         scores = np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64)
         stats = np.zeros(16, dtype=np.int64)
-        stats[S_LIMIT] = nodes if nodes else 1 << 62
-        stats[S_ROOT_SIDE] = board.turn
+        stats[S_LIMIT] = limit.nodes if limit.nodes else 1 << 62
+        stats[S_ROOT_SIDE] = board.side
         stats[S_GPLY0] = last
         stats[S_TT_MASK] = self.tt_mask
         self.killers[:] = 0
-        best = move_to_str(legal[0])
+        state = SearchState(boards, hashes, moves, scores, self.killers, self.history,
+                            self.tt_keys, self.tt_data, self.params, stats, stop.flag,
+                            self.cb_kings, self.cb_pawn)
+        best = legal[0]
         best_score = 0
         done_depth = 0
         total_nodes = 0
-        pv: list[str] = []
+        seldepth = 0
+        completed = True
+        pv: list[Move] = []
         try:
             for d in range(1, max_depth + 1):
                 stats[S_SELDEPTH] = 0
-                stats[8] = -1
-                score = int(
-                    search_root(
-                        *bb,
-                        board.turn,
-                        d,
-                        -INF,
-                        INF,
-                        irrev,
-                        boards,
-                        hashes,
-                        moves,
-                        scores,
-                        self.killers,
-                        self.history,
-                        self.tt_keys,
-                        self.tt_data,
-                        self.params,
-                        stats,
-                        self.stop_flag,
-                        self.cb_kings,
-                        self.cb_pawn,
-                    )
-                )
+                stats[S_BEST_MOVE] = -1
+                score = int(search_root(*bb, board.side, d, -INF, INF, irrev, state))
                 total_nodes = int(stats[S_NODES])
-                if self.stop_flag[0] and d > 1:
+                if stop.is_set() and d > 1:
                     # keep a partial iteration's move only if it was searched fully first
                     break
-                if stats[8] >= 0:
-                    best = move_to_str(int(stats[8]))
+                if stats[S_BEST_MOVE] >= 0:
+                    best = int(stats[S_BEST_MOVE])
                     best_score = score
                 done_depth = d
+                seldepth = int(stats[S_SELDEPTH])
                 pv = self._pv(board, best)
                 elapsed = time.perf_counter() - start
-                if info is not None:
-                    info(
-                        {
-                            "depth": d,
-                            "seldepth": int(stats[S_SELDEPTH]),
-                            "score": best_score,
-                            "nodes": total_nodes,
-                            "time": elapsed,
-                            "pv": pv,
-                        }
-                    )
-                if self.stop_flag[0]:
+                if on_info is not None:
+                    on_info(Info(d, seldepth, to_score(best_score), total_nodes, elapsed,
+                                 list(pv)))
+                if stop.is_set():
                     break
                 if abs(best_score) > MATE - MAX_PLY and d > 1:
                     break
-                if soft is not None and elapsed >= soft:
+                if elapsed >= budget.optimum:
+                    completed = d == max_depth
                     break
         finally:
-            if timer is not None:
-                timer.cancel()
-        elapsed = time.perf_counter() - start
-        return SearchResult(best, best_score, done_depth, total_nodes, elapsed, pv)
+            stop.disarm()
+        node_limit = limit.nodes is not None and total_nodes >= limit.nodes
+        ended = End.COMPLETED if node_limit else stop.end(completed)
+        return SearchResult(Move.from_code(best), to_score(best_score), pv, done_depth,
+                            total_nodes, time.perf_counter() - start, ended, seldepth)
 
-    def _pv(self, board: Any, first: str) -> list[str]:
+    def _pv(self, board: Any, first: int) -> list[Move]:
         """Principal variation: ``first``, then TT moves while legal (at most 20)."""
         b = board.copy()
-        pv: list[str] = []
-        move = first
+        pv: list[Move] = []
+        move = Move.from_code(first)
         for _ in range(20):
-            try:
-                b.push(move)
-            except ValueError:
+            if not b.is_legal(move):
                 break
+            b.push(move)
             pv.append(move)
             if b.is_game_over():
                 break
-            h = U(hash_position(*(U(x) for x in b.bitboards()), b.turn))
+            h = U(hash_position(*(U(x) for x in b.bitboards()), b.side))
             code = int(probe_tt_move(self.tt_keys, self.tt_data, self.tt_mask, h))
             if code < 0:
                 break
-            move = move_to_str(code)
+            move = Move.from_code(code)
         return pv
 
 
@@ -891,4 +846,4 @@ class Engine:
 def _warm() -> None:
     from bitgames.leiserchess.board import Board
 
-    Engine(tt_bits=10).search(Board(), depth=2)
+    Engine(tt_bits=10).search(Board(), Limit(depth=2))

@@ -1,17 +1,22 @@
-"""The 6.172 UCI dialect (``doc/engine-interface.txt`` of the 2016 handout).
+"""The 6.172 UCI dialect (``doc/engine-interface.txt`` of the 2016 handout), both ways.
 
+:class:`UciSession` is our engine's side, a dialect of :class:`bitgames.core.protocol.Session`.
 Commands: ``uci``, ``isready`` (answered at once, also while searching), ``setoption name
 <id> value <x>``, ``ucinewgame``, ``position startpos|fen <board> <W|B>|endgame [moves
-...]``, ``go [depth N] [time MS] [inc MS] [nodes N] [movestogo M] [infinite]``, ``stop``,
-``quit``; extras ``display`` and ``perft N`` answer with ``info string`` lines.
+...]``, ``go [depth N] [nodes N] [movetime MS] [time MS] [inc MS] [wtime MS] [btime MS]
+[winc MS] [binc MS] [movestogo M] [infinite]``, ``stop``, ``quit``; extras ``display``
+and ``perft N`` answer with ``info string`` lines.
 
 Only protocol lines go to stdout, each flushed; logs go to stderr. A bad line never stops
-the engine: an illegal move in ``position`` is reported as ``info string Move <m> is
-illegal`` and the position falls back to the base position, as the reference engine does.
+the engine: it gets an ``info string`` saying what is wrong and the state is unchanged;
+an illegal move in ``position`` is reported as ``info string Move <m> is illegal`` and the
+position falls back to the base position, as the reference engine does. Unknown commands
+are ignored (logged on stderr). A clock (``time``/``inc``) is turned into a time budget by
+the engine's time manager (:class:`bitgames.core.engine.TimeManager`).
 
-Time use follows the reference player: target = 2 % of the remaining time + 80 % of the
-increment, at most a tenth of the remaining time; no new iteration after half the target,
-hard stop at three times the target.
+:class:`UciClient` is the other direction: it drives an outside engine speaking this
+dialect (the course's reference player, or ``bitgames leiserchess uci``) as a
+:class:`~bitgames.core.engine.Player`.
 
 >>> import io
 >>> out = io.StringIO()
@@ -24,87 +29,157 @@ hard stop at three times the target.
 from __future__ import annotations
 
 import sys
-import threading
 from typing import Any, TextIO
 
+from bitgames.core.engine import End, Info, Limit, Score, SearchResult
+from bitgames.core.errors import BitgamesError, EngineError
+from bitgames.core.protocol import Client, Command, Session, Transport
+from bitgames.leiserchess.board import Board, Move
 from bitgames.leiserchess.notation import START_FEN
 
 ENDGAME_FEN = "ss7/8/8/8/8/8/8/7NN W"
 
+#: ``go`` options that take an integer, and the ones among them given in milliseconds
+_GO_INTS = ("depth", "nodes", "movetime", "time", "inc", "wtime", "btime", "winc", "binc",
+            "movestogo")
 
-class UciSession:
-    """State of one UCI conversation; :meth:`handle` takes one input line."""
 
-    def __init__(self, out: TextIO, err: TextIO) -> None:
-        from bitgames.leiserchess import closebook
-        from bitgames.leiserchess.board import Board
-        from bitgames.leiserchess.search import Engine
+def _go_limit(args: list[str], board: Board) -> Limit:
+    """The :class:`Limit` of a ``go`` command's arguments (times in milliseconds; ``time``
+    and ``inc`` are the side to move's clock, as are ``wtime``/``winc`` for Tangerine and
+    ``btime``/``binc`` for Lavender).
 
-        self.out = out
-        self.err = err
-        self._out_lock = threading.Lock()
-        book = None
-        path = closebook.default_path()
-        if path.exists():
+    >>> _go_limit("time 60000 inc 500 depth 9".split(), Board())
+    Limit(depth=9, nodes=None, time=None, remaining=60.0, increment=0.5, moves_to_go=None, \
+infinite=False)
+    """
+    opts: dict[str, int] = {}
+    infinite = False
+    i = 0
+    while i < len(args):
+        key = args[i].lower()
+        if key == "infinite":
+            infinite = True
+        elif key in _GO_INTS and i + 1 < len(args):
             try:
-                book = closebook.Closebook.load(path)
-                self.log(f"closebook loaded from {path}")
-            except (ValueError, OSError) as exc:
-                self.log(f"closebook not loaded: {exc}")
-        self.engine = Engine(closebook=book)
+                opts[key] = int(args[i + 1])
+            except ValueError:
+                raise BitgamesError(
+                    f"go: {key} needs an integer, got {args[i + 1]!r}") from None
+            i += 1
+        i += 1
+    side_time, side_inc = ("wtime", "winc") if board.turn else ("btime", "binc")
+    remaining = opts.get("time", opts.get(side_time))
+    increment = opts.get("inc", opts.get(side_inc, 0))
+    movetime = opts.get("movetime")
+    return Limit(
+        depth=opts.get("depth"),
+        nodes=opts.get("nodes"),
+        time=None if movetime is None else movetime / 1000,
+        remaining=None if remaining is None else max(remaining, 0) / 1000,
+        increment=max(increment, 0) / 1000,
+        moves_to_go=opts.get("movestogo"),
+        infinite=infinite,
+    )
+
+
+def info_line(info: Info) -> str:
+    """The ``info depth ...`` line of an iteration (score in centipawns, as the course's
+    tools read it; a forced King zap is +-(32000 - plies)).
+
+    >>> from bitgames.core.engine import Unit
+    >>> info_line(Info(3, 5, Score(0.5, Unit.PAWNS), 1000, 0.01, [Move.from_str("h4g5")]))
+    'info depth 3 seldepth 5 score cp 50 nodes 1000 nps 100000 time 10 pv h4g5'
+    """
+    from bitgames.leiserchess.search import to_centipawns
+
+    ms = max(int(info.time * 1000), 1)
+    cp = 0 if info.score is None else to_centipawns(info.score)
+    return (f"info depth {info.depth} seldepth {info.seldepth or 0} score cp {cp} "
+            f"nodes {info.nodes} nps {info.nodes * 1000 // ms} time {ms} pv "
+            + " ".join(str(m) for m in info.pv))
+
+
+class UciSession(Session):
+    """Our engine in the 6.172 UCI dialect (see the module docstring).
+
+    ``engine`` defaults to a :class:`~bitgames.leiserchess.search.Engine` that probes the
+    closebook when one was built.
+    """
+
+    protocol = "uci"
+
+    def __init__(self, out: TextIO | None = None, log: TextIO | None = None,
+                 engine: Any = None) -> None:
+        super().__init__(out, log)
+        if engine is None:
+            from bitgames.leiserchess.search import Engine
+
+            engine = Engine(closebook=self._load_closebook())
+        self.engine = engine
         self.board = Board(draw_rule="none")
-        self._thread: threading.Thread | None = None
+        self._thinking_board = self.board
         self._infinite = False
 
-    # -- output ----------------------------------------------------------------------------
+    def _load_closebook(self) -> Any:
+        from bitgames.leiserchess import closebook
 
-    def send(self, line: str) -> None:
-        with self._out_lock:
-            self.out.write(line + "\n")
-            self.out.flush()
+        path = closebook.default_path()
+        if not path.exists():
+            return None
+        try:
+            book = closebook.Closebook.load(path)
+        except (ValueError, OSError) as exc:
+            self.log(f"closebook not loaded: {exc}")
+            return None
+        self.log(f"closebook loaded from {path}")
+        return book
 
-    def log(self, line: str) -> None:
-        self.err.write(line + "\n")
-        self.err.flush()
+    # -- the dialect ------------------------------------------------------------------------
+
+    def parse(self, line: str) -> Command | None:
+        parts = line.split()
+        if not parts:
+            return None
+        return Command(parts[0].lower(), parts[1:], line=line.rstrip("\r\n"))
+
+    def error(self, command: Command, message: str) -> None:
+        self.send(f"info string {message}")
+
+    def unknown(self, command: Command) -> None:
+        self.log(f"unknown command ignored: {command.line.strip()}")
+
+    def halt(self) -> None:
+        # repeat the stop until the worker is done: a search that had not yet started
+        # when the first stop came clears the flag when it starts
+        while self.thinking:
+            self.engine.stop()
+            if self._worker is not None:
+                self._worker.join(0.05)
+
+    def finish(self) -> None:
+        """End of input: let a limited search finish, stop an infinite one."""
+        if self._infinite:
+            self.stop_thinking()
+        self.wait()
 
     # -- commands ---------------------------------------------------------------------------
 
-    def handle(self, line: str) -> bool:
-        """Process one line; return False on ``quit``."""
-        tokens = line.split()
-        if not tokens:
-            return True
-        cmd, args = tokens[0], tokens[1:]
-        try:
-            if cmd == "quit":
-                self.stop_search()
-                return False
-            handler = getattr(self, "cmd_" + cmd.lower(), None)
-            if handler is None:
-                self.log(f"unknown command ignored: {line.strip()}")
-                return True
-            handler(args)
-        except Exception as exc:  # a bad line must never kill the engine
-            self.send(f"info string error: {exc}")
-            self.log(f"error on line {line.strip()!r}: {exc!r}")
-        return True
-
-    def cmd_uci(self, args: list[str]) -> None:
+    def cmd_uci(self, args: list[str]) -> str:
         from bitgames.leiserchess.eval import OPTIONS
 
-        self.send("id name bitgames-leiserchess")
-        self.send("id author bitgames")
+        lines = ["id name bitgames-leiserchess", "id author bitgames"]
         for name, (slot, default, lo, hi) in OPTIONS.items():
             value = int(self.engine.params[slot])
-            self.send(f"option name {name} type spin value {value} default {default} "
-                      f"min {lo} max {hi}")
-        self.send("uciok")
+            lines.append(f"option name {name} type spin value {value} default {default} "
+                         f"min {lo} max {hi}")
+        return "\n".join([*lines, "uciok"])
 
-    def cmd_isready(self, args: list[str]) -> None:
-        self.send("readyok")
+    def cmd_isready(self, args: list[str]) -> str:
+        return "readyok"
 
     def cmd_ucinewgame(self, args: list[str]) -> None:
-        self.stop_search()
+        self.stop_thinking()
         self.engine.new_game()
 
     def cmd_setoption(self, args: list[str]) -> None:
@@ -112,53 +187,40 @@ class UciSession:
 
         low = [a.lower() for a in args]
         if "name" not in low or "value" not in low:
-            self.send("info string setoption needs 'name <id> value <x>'")
-            return
+            raise BitgamesError("setoption needs 'name <id> value <x>'")
         name = " ".join(args[low.index("name") + 1 : low.index("value")]).lower()
         raw = " ".join(args[low.index("value") + 1 :])
         if name not in OPTIONS:
-            self.send(f"info string unknown option {name}")
-            return
+            raise BitgamesError(f"unknown option {name}")
         slot, _default, lo, hi = OPTIONS[name]
         try:
             value = int(raw)
         except ValueError:
-            self.send(f"info string option {name} needs an integer, got {raw!r}")
-            return
+            raise BitgamesError(f"option {name} needs an integer, got {raw!r}") from None
         if not lo <= value <= hi:
-            self.send(f"info string option {name} must be in {lo}..{hi}, got {value}")
-            return
+            raise BitgamesError(f"option {name} must be in {lo}..{hi}, got {value}")
         self.engine.params[slot] = value
 
     def cmd_position(self, args: list[str]) -> None:
-        from bitgames.leiserchess.board import Board
-
-        self.stop_search()
         if not args:
-            self.send("info string position needs startpos, fen or endgame")
-            return
+            raise BitgamesError("position needs startpos, fen or endgame")
         if args[0] == "startpos":
             fen, rest = START_FEN, args[1:]
         elif args[0] == "endgame":
             fen, rest = ENDGAME_FEN, args[1:]
         elif args[0] == "fen":
             if len(args) < 3:
-                self.send("info string position fen needs '<board> <W|B>'")
-                return
+                raise BitgamesError("position fen needs '<board> <W|B>'")
             fen, rest = " ".join(args[1:3]), args[3:]
         else:
-            self.send(f"info string unknown position type {args[0]}")
-            return
-        try:
-            base = Board(fen, draw_rule="none")
-        except ValueError as exc:
-            self.send(f"info string {exc}")
-            return
+            raise BitgamesError(f"unknown position type {args[0]}")
+        base = Board(fen, draw_rule="none")
+        self.stop_thinking()
         board = base.copy()
         moves = rest[1:] if rest and rest[0].lower() == "moves" else rest
         for m in moves:
             try:
-                board.push(board.parse_move(m))
+                board.push(m)
             except ValueError:
                 self.send(f"info string Move {m} is illegal")
                 board = base
@@ -166,101 +228,46 @@ class UciSession:
         self.board = board
 
     def cmd_go(self, args: list[str]) -> None:
-        self.stop_search()
-        opts: dict[str, int] = {}
-        i = 0
-        infinite = False
-        while i < len(args):
-            key = args[i].lower()
-            if key == "infinite":
-                infinite = True
-                i += 1
-                continue
-            if key in ("depth", "time", "inc", "nodes", "movestogo", "wtime", "btime",
-                       "winc", "binc", "movetime") and i + 1 < len(args):
-                try:
-                    opts[key] = int(args[i + 1])
-                except ValueError:
-                    self.send(f"info string go: {key} needs an integer, got {args[i + 1]!r}")
-                    return
-                i += 2
-                continue
-            i += 1
-        side_time = "wtime" if self.board.turn == 0 else "btime"
-        side_inc = "winc" if self.board.turn == 0 else "binc"
-        remaining = opts.get("time", opts.get(side_time))
-        inc = opts.get("inc", opts.get(side_inc, 0))
-        depth = opts.get("depth")
-        nodes = opts.get("nodes")
-        seconds = soft = None
-        if "movetime" in opts:
-            seconds = opts["movetime"] / 1000
-            soft = seconds
-        elif remaining is not None:
-            target = min(0.02 * remaining + 0.8 * inc, remaining / 10) / 1000
-            seconds, soft = 3 * target, 0.5 * target
+        limit = _go_limit(args, self.board)
+        self.stop_thinking()
         if not self.board.legal_moves:
             self.send("info string no legal moves: game over " + self.board.result())
             self.send("bestmove (none)")
             return
-        if depth is None and seconds is None and nodes is None and not infinite:
-            depth = 6
         board = self.board.copy()
-        self._infinite = depth is None and seconds is None and nodes is None
+        self._infinite = limit.infinite and limit.depth is None and limit.nodes is None
+        self._thinking_board = board
 
         def run() -> None:
-            def info(rec: dict[str, Any]) -> None:
-                ms = max(int(rec["time"] * 1000), 1)
-                nps = int(rec["nodes"] * 1000 / ms)
-                self.send(f"info depth {rec['depth']} seldepth {rec['seldepth']} score cp "
-                          f"{rec['score']} nodes {rec['nodes']} nps {nps} time {ms} pv "
-                          + " ".join(rec["pv"]))
+            def on_info(info: Info) -> None:
+                self.send(info_line(info))
 
-            try:
-                res = self.engine.search(board, depth=depth, seconds=seconds, nodes=nodes,
-                                         info=info, soft_seconds=soft)
-                self.send(f"bestmove {res.best}")
-            except Exception as exc:
-                self.log(f"search failed: {exc!r}")
-                self.send(f"info string search failed: {exc}")
-                moves = list(board.legal_moves)
-                self.send(f"bestmove {moves[0] if moves else '(none)'}")
+            res = self.engine.search(board, limit, on_info=on_info)
+            self.send(f"bestmove {res.move}")
 
-        self._thread = threading.Thread(target=run, daemon=True)
-        self._thread.start()
+        self.think(run)
+
+    def think_failed(self, exc: Exception) -> None:
+        self.send(f"info string search failed: {exc}")
+        moves = list(self._thinking_board.legal_moves)
+        self.send(f"bestmove {moves[0] if moves else '(none)'}")
 
     def cmd_stop(self, args: list[str]) -> None:
-        self.stop_search()
+        self.stop_thinking()
 
-    def cmd_display(self, args: list[str]) -> None:
-        for row in str(self.board).splitlines():
-            self.send("info string " + row)
+    def cmd_display(self, args: list[str]) -> str:
+        return "\n".join("info string " + row for row in str(self.board).splitlines())
 
-    def cmd_perft(self, args: list[str]) -> None:
+    def cmd_perft(self, args: list[str]) -> str:
         from bitgames.leiserchess.perft import perft_board
 
-        depth = int(args[0]) if args else 4
+        try:
+            depth = int(args[0]) if args else 4
+        except ValueError:
+            raise BitgamesError(f"perft depth must be a number, got {args[0]!r}") from None
         if not 1 <= depth <= 6:
-            self.send("info string perft depth must be 1..6")
-            return
-        self.send(f"info string perft {depth} {perft_board(self.board, depth)['total']}")
-
-    def stop_search(self) -> None:
-        """Stop a running search (it prints its ``bestmove``) and wait for it."""
-        t = self._thread
-        if t is not None and t.is_alive():
-            self.engine.stop()
-            t.join()
-        self._thread = None
-
-    def finish(self) -> None:
-        """End of input: let a limited search finish, stop an infinite one."""
-        t = self._thread
-        if t is not None and t.is_alive():
-            if self._infinite:
-                self.engine.stop()
-            t.join()
-        self._thread = None
+            raise BitgamesError("perft depth must be 1..6")
+        return f"info string perft {depth} {perft_board(self.board, depth)['total']}"
 
 
 def run_uci(inp: TextIO | None = None, out: TextIO | None = None,
@@ -269,13 +276,172 @@ def run_uci(inp: TextIO | None = None, out: TextIO | None = None,
     from bitgames.core import jit
 
     jit.ensure_warm("leiserchess")
-    session = UciSession(out or sys.stdout, err or sys.stderr)
-    source = inp or sys.stdin
-    while True:
-        line = source.readline()
-        if not line:
-            session.finish()
-            break
-        if not session.handle(line):
-            break
+    UciSession(out or sys.stdout, err or sys.stderr).serve(inp)
     return 0
+
+
+# -- the other direction: driving an outside engine ----------------------------------------------
+
+
+def position_command(board: Board) -> str:
+    """The ``position`` line of ``board``: its first position and the moves since.
+
+    >>> b = Board(); b.push("h4g5"); position_command(b)
+    'position startpos moves h4g5'
+    >>> position_command(Board(ENDGAME_FEN))
+    'position fen ss7/8/8/8/8/8/8/7NN W'
+    """
+    root = board.copy()
+    while root.move_stack:
+        root.pop()
+    fen = root.fen()
+    head = "position startpos" if fen == START_FEN else f"position fen {fen}"
+    moves = " ".join(str(m) for m in board.move_stack)
+    return f"{head} moves {moves}" if moves else head
+
+
+def go_command(limit: Limit) -> str:
+    """The ``go`` line of a :class:`Limit` (times in milliseconds; the clock as ``time``
+    and ``inc``, the dialect's names for the side to move's clock).
+
+    >>> go_command(Limit(depth=6)), go_command(Limit(remaining=30, increment=0.5))
+    ('go depth 6', 'go time 30000 inc 500')
+    """
+    parts = ["go"]
+    if limit.depth is not None:
+        parts += ["depth", str(limit.depth)]
+    if limit.nodes is not None:
+        parts += ["nodes", str(limit.nodes)]
+    if limit.time is not None:
+        parts += ["movetime", str(round(limit.time * 1000))]
+    if limit.remaining is not None:
+        parts += ["time", str(round(limit.remaining * 1000)),
+                  "inc", str(round(limit.increment * 1000))]
+        if limit.moves_to_go is not None:
+            parts += ["movestogo", str(limit.moves_to_go)]
+    if limit.infinite:
+        parts.append("infinite")
+    return " ".join(parts)
+
+
+def parse_info(line: str, board: Board) -> Info:
+    """An :class:`Info` from an ``info depth ...`` line (the PV kept up to its first move
+    that is not legal from ``board``).
+
+    >>> parse_info("info depth 2 score cp -35 nodes 900 time 12 pv h4g5 c5R", Board())
+    Info(depth=2, seldepth=None, score=Score(-0.35, Unit.PAWNS), nodes=900, time=0.012, \
+pv=[Move.from_str('h4g5'), Move.from_str('c5R')])
+    """
+    from bitgames.leiserchess.search import to_score
+
+    words = line.split()
+    info = Info()
+    i = 1
+    while i < len(words) - 1:
+        key, value = words[i], words[i + 1]
+        try:
+            if key == "depth":
+                info.depth = int(value)
+            elif key == "seldepth":
+                info.seldepth = int(value)
+            elif key == "nodes":
+                info.nodes = int(value)
+            elif key == "time":
+                info.time = int(value) / 1000
+            elif key == "score" and i + 2 < len(words):
+                info.score = _score(value, int(words[i + 2]), to_score)
+                i += 1
+            elif key == "pv":
+                info.pv = _legal_prefix(words[i + 1 :], board)
+                break
+        except ValueError:
+            raise EngineError(f"bad info line from the engine: {line!r}") from None
+        i += 2
+    return info
+
+
+def _score(kind: str, value: int, to_score: Any) -> Score | None:
+    if kind == "cp":
+        return to_score(value)
+    if kind == "mate":  # in moves: a win in 2n - 1 plies, a loss in 2n
+        from bitgames.core.engine import Unit
+
+        win = Score.win_in(2 * value - 1 if value > 0 else -2 * value, Unit.PAWNS)
+        return win if value > 0 else -win
+    return None
+
+
+def _legal_prefix(texts: list[str], board: Board) -> list[Move]:
+    b = board.copy()
+    pv = []
+    for text in texts:
+        try:
+            b.push(text)
+        except ValueError:
+            break
+        pv.append(b.peek())
+    return pv
+
+
+class UciClient(Client):
+    """An outside engine speaking the 6.172 UCI dialect, as a
+    :class:`~bitgames.core.engine.Player`.
+
+    The handshake (``uci`` ... ``uciok``, ``setoption`` of each of ``options``,
+    ``isready``) runs at construction; ``name`` is the engine's ``id name``.
+    :meth:`play` sends the board's first position and moves and a ``go`` of the limit,
+    and returns the engine's ``bestmove`` with its last ``info`` line. A move that is not
+    legal, a crash or no answer in time raises :class:`~bitgames.core.errors.EngineError`.
+    """
+
+    def __init__(self, transport: Transport, timeout: float = 30.0,
+                 options: dict[str, int] | None = None) -> None:
+        super().__init__(transport, timeout)
+        self.send("uci")
+        for line in self.read_until(lambda line: line.strip() == "uciok"):
+            if line.startswith("id name "):
+                self.name = line[len("id name "):].strip()
+        for name, value in (options or {}).items():
+            self.send(f"setoption name {name} value {value}")
+        self.ready()
+
+    def ready(self) -> None:
+        """``isready``, and wait for ``readyok``."""
+        self.send("isready")
+        self.read_until(lambda line: line.strip() == "readyok")
+
+    def new_game(self) -> None:
+        self.send("ucinewgame")
+        self.ready()
+
+    def play(self, board: Board, limit: Limit) -> SearchResult:
+        if not board.legal_moves:
+            raise BitgamesError(f"no legal moves in {board.fen()} ({board.result()})")
+        self.send(position_command(board))
+        self.send(go_command(limit))
+        wait = self.timeout
+        if limit.time is not None:
+            wait += limit.time
+        elif limit.remaining is not None:
+            wait += limit.remaining
+        lines = self.read_until(lambda line: line.startswith("bestmove"), timeout=wait)
+        infos = [parse_info(x, board) for x in lines if x.startswith("info ")
+                 and not x.startswith("info string")]
+        last = infos[-1] if infos else Info()
+        text = lines[-1].split()[1] if len(lines[-1].split()) > 1 else ""
+        try:
+            move = Move.from_str(text)
+        except ValueError:
+            raise EngineError(f"engine {self.name!r} sent a bad move: {lines[-1]!r}") from None
+        if not board.is_legal(move):
+            raise EngineError(
+                f"engine {self.name!r} played the illegal move {text} in {board.fen()}")
+        return SearchResult(move, last.score, last.pv or [move], last.depth, last.nodes,
+                            last.time, End.COMPLETED, last.seldepth)
+
+    def close(self) -> None:
+        try:
+            self.send("quit")
+        except EngineError:
+            pass
+        super().close()
