@@ -85,7 +85,7 @@ def test_play_scripted() -> None:
                           capture_output=True, text=True, timeout=300)
     out = proc.stdout
     assert proc.returncode == 0 and "your move (a3-b4 c3-b4 c3-d4" in out
-    assert "cannot read move 'x9-y8'" in out and out.count("engine plays") == 2
+    assert "move 'x9-y8': 'y8' is not a square" in out and out.count("engine plays") == 2
 
 
 def test_help_does_not_import_numba() -> None:

@@ -108,7 +108,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     if args.divide:
         total = 0
         for packed, path, count in kernels.divide(w, b, k, side, args.depth, code, unique):
-            move = board.move_name(_move_from_packed(packed, path))
+            move = str(_move_from_packed(packed, path, board.variant))
             total += count
             emit({"move": move, "count": count}, args.json, f"{move} {count}")
     else:
@@ -166,7 +166,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
     jit.ensure_warm("draughts")
-    from bitgames.draughts.board import WHITE, BitgamesError
+    from bitgames.core.errors import BitgamesError
+    from bitgames.draughts.board import WHITE
     from bitgames.draughts.search import Engine
 
     board = _board(args)
