@@ -121,45 +121,39 @@ def cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
-def _engine_limits(args: argparse.Namespace) -> dict[str, Any]:
-    limits = {k: getattr(args, k) for k in ("depth", "nodes", "movetime", "level")}
-    if all(v is None for v in limits.values()):
-        limits["depth"] = 10
-    return limits
+def _engine_limit(args: argparse.Namespace) -> Any:
+    from bitgames.core.engine import Limit
+
+    if args.depth is None and args.nodes is None and args.movetime is None:
+        return Limit() if args.level is not None else Limit(depth=10)
+    return Limit(depth=args.depth, nodes=args.nodes, time=args.movetime)
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
     jit.ensure_warm("draughts")
-    from bitgames.draughts.search import Engine, SearchResult
+    from bitgames.core.engine import Info
+    from bitgames.draughts.search import Engine
 
     board = _board(args)
     if board.is_game_over():
         raise ValueError(f"no search: the game is over ({board.result()})")
-    engine = Engine(board.variant)
+    engine = Engine(board.variant, level=args.level)
 
-    def info(r: SearchResult) -> None:
-        pv = " ".join(_pv_names(board, r.pv))
-        emit({"depth": r.depth, "score": r.score, "nodes": r.nodes,
-              "seconds": round(r.seconds, 3), "nps": round(r.nps), "pv": pv},
-             args.json, f"depth {r.depth:2d}  score {r.score_text():>10}  nodes {r.nodes:>10}"
-             f"  {r.seconds:6.2f} s  {pv}")
+    def info(r: Info) -> None:
+        pv = " ".join(str(m) for m in r.pv)
+        emit({"depth": r.depth, "score": r.score.to_dict() if r.score else None,
+              "nodes": r.nodes, "time": round(r.time, 3), "nps": round(r.nps), "pv": pv},
+             args.json, f"depth {r.depth:2d}  score {r.score!s:>12}  nodes {r.nodes:>10}"
+             f"  {r.time:6.2f} s  {pv}")
 
-    result = engine.search(board, info=info, **_engine_limits(args))
+    result = engine.search(board, _engine_limit(args), on_info=info)
     if result.move is not None:
-        best = board.move_name(result.move)
-        emit({"bestmove": best, "score": result.score}, args.json, f"best move {best}")
+        score = result.score.to_dict() if result.score else None
+        emit({"bestmove": str(result.move), "score": score}, args.json,
+             f"best move {result.move}")
     return 0
-
-
-def _pv_names(board: Any, pv: list[Any]) -> list[str]:
-    b = board.copy(stack=False)
-    out = []
-    for m in pv:
-        out.append(b.move_name(m))
-        b.push(m)
-    return out
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -171,7 +165,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from bitgames.draughts.search import Engine
 
     board = _board(args)
-    engine = Engine(board.variant)
+    engine = Engine(board.variant, level=args.level)
     human = WHITE if args.color == "white" else not WHITE
     while True:
         print(board, flush=True)
@@ -179,13 +173,13 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(f"result {board.result()}")
             return 0
         if board.turn != human:
-            r = engine.search(board, level=args.level)
-            assert r.move is not None
-            print(f"engine plays {board.move_name(r.move)}  (score {-r.score / 100:+.2f} "
-                  f"for you, depth {r.depth})", flush=True)
+            r = engine.search(board)
+            assert r.move is not None and r.score is not None
+            print(f"engine plays {r.move}  (score {-r.score} for you, depth {r.depth})",
+                  flush=True)
             board.push(r.move)
             continue
-        legal = [board.move_name(m) for m in board.legal_moves]
+        legal = [str(m) for m in board.legal_moves]
         print("your move (" + " ".join(legal) + "): ", end="", flush=True)
         line = sys.stdin.readline()
         if not line:
@@ -207,23 +201,30 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _player(spec: str, variant: str, seed: int) -> Any:
-    from bitgames.draughts.search import EnginePlayer, GreedyPlayer
+    from bitgames.core.engine import EnginePlayer, Limit
+    from bitgames.draughts.search import Engine, GreedyPlayer
 
     if spec == "greedy":
         return GreedyPlayer(seed)
     kind, _, value = spec.partition(":")
     try:
         if kind == "level":
-            return EnginePlayer(variant, level=int(value))
-        if kind == "depth":
-            return EnginePlayer(variant, depth=int(value))
-        if kind == "nodes":
-            return EnginePlayer(variant, nodes=int(value))
-        if kind == "time":
-            return EnginePlayer(variant, movetime=float(value))
+            return EnginePlayer(Engine(variant, level=int(value), tt_bits=18), name=spec)
+        limits = {"depth": lambda: Limit(depth=int(value)),
+                  "nodes": lambda: Limit(nodes=int(value)),
+                  "time": lambda: Limit(time=float(value))}
+        if kind in limits:
+            return EnginePlayer(Engine(variant, tt_bits=18), limits[kind](), name=spec)
     except ValueError:
         pass
     raise ValueError(f"player {spec!r}: use level:N, depth:N, nodes:N, time:S or greedy")
+
+
+def chooser(player: Any) -> Any:
+    """A ``board -> move`` callable for the match runner from a core ``Player``."""
+    from bitgames.core.engine import Limit
+
+    return lambda board: player.play(board, Limit()).move
 
 
 def cmd_match(args: argparse.Namespace) -> int:
@@ -258,15 +259,16 @@ def cmd_match(args: argparse.Namespace) -> int:
              f"A {'first' if rec.a_first else 'second'} -> {rec.a_score}  "
              f"({rec.plies} plies)  running: {res.summary()}")
 
-    result = run_match(a, b, lambda: Board(variant=args.variant), openings=openings,
-                       max_plies=args.max_plies, on_game=on_game, previous=previous)
+    result = run_match(chooser(a), chooser(b), lambda: Board(variant=args.variant),
+                       openings=openings, max_plies=args.max_plies, on_game=on_game,
+                       previous=previous)
     emit({"a": args.a, "b": args.b, **result.to_dict()}, args.json,
          f"{args.a} vs {args.b}: {result.summary()}")
     return 0
 
 
 def cmd_hub(args: argparse.Namespace) -> int:
-    from bitgames.draughts.hub import HubEngine
+    from bitgames.draughts.hub import HubSession
 
-    HubEngine().serve()
+    HubSession().serve()
     return 0
