@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -94,3 +97,38 @@ def test_help_does_not_import_numba() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "False"
+
+
+@pytest.mark.parametrize("divide", [False, True])
+def test_perft_stops_on_ctrl_c(divide: bool) -> None:
+    argv = [sys.executable, "-m", "bitgames.cli", "draughts", "perft", "16", "--json"]
+    proc = subprocess.Popen(argv + (["--divide"] if divide else []), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    for line in proc.stderr:  # compiling (first run only), then the count starts
+        if "counting" in line:
+            break
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    sent = time.perf_counter()
+    out, _ = proc.communicate(timeout=30)
+    assert time.perf_counter() - sent < 3.0 and proc.returncode == 130
+    record = json.loads(out.splitlines()[-1])
+    assert record["stopped"] is True and record["count"] >= 0  # 0 if still loading code
+
+
+def test_stop_flag_keeps_counts_identical() -> None:
+    import numpy as np
+
+    from bitgames.draughts import kernels as K
+
+    w, b, k, side = K.start_position(K.RUSSIAN)
+    assert K.perft(w, b, k, side, 7, K.RUSSIAN, stop=np.zeros(1, np.int64)) == 190_146  # published
+    assert K.perft(w, b, k, side, 7, K.RUSSIAN, stop=np.ones(1, np.int64)) == 0
+    assert K.divide(w, b, k, side, 5, K.RUSSIAN, stop=np.ones(1, np.int64)) == []
+    # raised from another thread during a long count: the leaves so far, at once
+    flag = np.zeros(1, np.int64)
+    threading.Timer(0.5, lambda: flag.__setitem__(0, 1)).start()
+    start = time.perf_counter()
+    partial = K.perft(w, b, k, side, 16, K.RUSSIAN, stop=flag)
+    assert time.perf_counter() - start < 3.0 and partial > 0

@@ -11,10 +11,14 @@ import argparse
 import json
 import os
 import sys
+import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from bitgames.cli import add_json_flag, emit
+
+T = TypeVar("T")
 
 
 def add_commands(sub: Any) -> None:
@@ -73,8 +77,9 @@ def add_commands(sub: Any) -> None:
 
 
 def _variant_fen(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", choices=["russian", "english"], default="russian",
-                   help="rules (default russian)")
+    p.add_argument("--variant", choices=["russian", "english"],
+                   help="rules (default: the FEN's, numbers English, letters Russian; "
+                   "russian without a FEN)")
     p.add_argument("--fen", help="start position (default: the initial position)")
 
 
@@ -95,6 +100,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
     jit.ensure_warm("draughts")
+    from bitgames.core.engine import StopSignal, interruptible
     from bitgames.draughts import kernels
     from bitgames.draughts.board import _move_from_packed
 
@@ -104,21 +110,42 @@ def cmd_perft(args: argparse.Namespace) -> int:
     w, b, k, side = board.bitboards()
     code = board._code
     unique = not args.all_paths
+    stop = StopSignal()
     start = time.perf_counter()
-    if args.divide:
-        total = 0
-        for packed, path, count in kernels.divide(w, b, k, side, args.depth, code, unique):
-            move = str(_move_from_packed(packed, path, board.variant))
-            total += count
-            emit({"move": move, "count": count}, args.json, f"{move} {count}")
-    else:
-        total = kernels.perft(w, b, k, side, args.depth, code, unique)
+    with interruptible(stop.set) as pressed:
+        print(f"perft {args.depth}: counting (Ctrl-C stops)", file=sys.stderr, flush=True)
+        if args.divide:
+            total = 0
+            rows = in_worker(lambda: kernels.divide(w, b, k, side, args.depth, code, unique,
+                                                    stop.flag))
+            for packed, path, count in rows:
+                move = str(_move_from_packed(packed, path, board.variant))
+                total += count
+                emit({"move": move, "count": count}, args.json, f"{move} {count}")
+        else:
+            total = in_worker(lambda: kernels.perft(w, b, k, side, args.depth, code, unique,
+                                                    stop.flag))
     seconds = time.perf_counter() - start
     rate = total / seconds if seconds > 0 else 0.0
-    emit({"depth": args.depth, "variant": args.variant, "fen": board.fen(), "count": total,
-          "seconds": round(seconds, 4), "leaves_per_second": round(rate)},
-         args.json, f"perft {args.depth}: {total}  ({seconds:.3f} s, {rate / 1e6:.1f} M/s)")
-    return 0
+    stopped = pressed[0]
+    emit({"depth": args.depth, "variant": board.variant, "fen": board.fen(), "count": total,
+          "time": round(seconds, 4), "leaves_per_second": round(rate), "stopped": stopped},
+         args.json, f"{'stopped: ' if stopped else ''}perft {args.depth}: {total}"
+         f"{' leaves so far' if stopped else ''}  ({seconds:.3f} s, {rate / 1e6:.1f} M/s)")
+    return 130 if stopped else 0
+
+
+def in_worker(job: Callable[[], T]) -> T:
+    """``job()`` run in a worker thread (a ``nogil`` kernel), the main thread waiting in
+    short joins: so a Ctrl-C handler runs at once and can raise the kernel's stop flag."""
+    box: list[T] = []
+    worker = threading.Thread(target=lambda: box.append(job()), daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.05)
+    if not box:
+        raise RuntimeError("the counting thread failed (see the traceback above)")
+    return box[0]
 
 
 def _engine_limit(args: argparse.Namespace) -> Any:
