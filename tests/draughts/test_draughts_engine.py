@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -136,3 +137,48 @@ def test_search_scores_a_forced_repetition_as_a_draw() -> None:
     fresh = Engine("russian").search(Board(board.fen()), Limit(depth=4))
     assert with_history.score == Score(0.0, Unit.MEN)
     assert fresh.score is not None and fresh.score.value < -0.5
+
+
+def forced_win_plies(board: Board, limit: int) -> int | None:
+    """The fewest plies (at most ``limit``) in which the side to move leaves the opponent
+    without a move whatever it plays: a plain memoised minimax over the board's legal
+    moves, independent of the engine's search and table."""
+    memo: dict[tuple[object, int], bool] = {}
+
+    def wins(n: int) -> bool:
+        key = (board.position_key(), n)
+        if key not in memo:
+            memo[key] = any(_after(m, lambda: loses(n - 1)) for m in board.legal_moves)
+        return memo[key]
+
+    def loses(n: int) -> bool:  # the side to move loses within n plies
+        replies = list(board.legal_moves)
+        return not replies or (n >= 2 and all(_after(r, lambda: wins(n - 1)) for r in replies))
+
+    def _after(move: object, then: Callable[[], bool]) -> bool:
+        board.push(move)  # type: ignore[arg-type]
+        try:
+            return then()
+        finally:
+            board.pop()
+
+    return next((n for n in range(1, limit + 1, 2) if wins(n)), None)
+
+
+@pytest.mark.parametrize("fen", ["B:W26,12,19:B10,K30", "W:W27,14,32:B12,1",
+                                 "W:WK2,K16,K26:BK3,K31"])
+def test_win_distance_survives_the_table_at_another_ply(fen: str) -> None:
+    # the table keeps wins relative to the node: two plies later the same engine (its
+    # table full of the first search) reports a win two plies shorter, as minimax says;
+    # with root-relative entries it kept reporting the first distance
+    board = Board(fen)
+    engine = Engine("english", tt_bits=16)
+    first = engine.search(board, Limit(depth=12))
+    assert first.score is not None and first.score.is_win
+    assert first.score.plies == forced_win_plies(board.copy(stack=False), 13)
+    board.push(first.pv[0])
+    board.push(first.pv[1])
+    second = engine.search(board, Limit(depth=12))
+    expected = forced_win_plies(board.copy(stack=False), 13)
+    assert expected == first.score.plies - 2
+    assert second.score == Score.win_in(expected, Unit.MEN)

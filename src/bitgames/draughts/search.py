@@ -76,6 +76,36 @@ def zobrist(w: np.uint64, b: np.uint64, k: np.uint64, side: int) -> np.uint64:
 
 
 @njit(_nrt=False)
+def value_to_tt(value: int, ply: int) -> int:
+    """A score as the transposition table keeps it: a forced win or loss counted from the
+    node (``WIN - plies from here``), not from the root, so that it reads right when the
+    position comes back at another ply (Stockfish's ``value_to_tt``).
+
+    >>> value_to_tt(WIN - 7, 3), value_to_tt(-WIN + 7, 3), value_to_tt(25, 3)
+    (29996, -29996, 25)
+    """
+    if value >= WIN - MAX_PLY:
+        return value + ply
+    if value <= -WIN + MAX_PLY:
+        return value - ply
+    return value
+
+
+@njit(_nrt=False)
+def value_from_tt(value: int, ply: int) -> int:
+    """The inverse of :func:`value_to_tt` at the ply where the entry is read.
+
+    >>> value_from_tt(value_to_tt(WIN - 7, 3), 5), value_from_tt(value_to_tt(-WIN + 4, 2), 2)
+    (29991, -29996)
+    """
+    if value >= WIN - MAX_PLY:
+        return value - ply
+    if value <= -WIN + MAX_PLY:
+        return value + ply
+    return value
+
+
+@njit(_nrt=False)
 def _quiesce(w: np.uint64, b: np.uint64, k: np.uint64, side: int, alpha: int, beta: int,
              ply: int, variant: int, buf: np.ndarray, stats: np.ndarray,
              wt: np.ndarray) -> int:
@@ -131,7 +161,7 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
         tt_move = U(data & 0x7FF_FFFF_FFFF)
         tdepth = (data >> 43) & 0xFF
         flag = (data >> 51) & 3
-        tscore = tt_val[slot, 1]
+        tscore = value_from_tt(tt_val[slot, 1], ply)
         if ply > 0 and tdepth >= depth:
             if flag == EXACT:
                 return tscore
@@ -210,7 +240,7 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
     tt_key[slot] = key
     tt_val[slot, 0] = np.int64(best_move) | (np.int64(min(depth, 255)) << 43) | (
         np.int64(flag) << 51)
-    tt_val[slot, 1] = best
+    tt_val[slot, 1] = value_to_tt(best, ply)
     return best
 
 
