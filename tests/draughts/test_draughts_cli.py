@@ -64,6 +64,16 @@ def test_match(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and len(records) == 5 and records[-1]["games"] == 4
 
 
+def test_match_against_an_outside_hub_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    # our own Hub mode as the outside engine, driven through HubClient, at its own level
+    engine = f"cmd:{sys.executable} -m bitgames.cli draughts hub"
+    code, out, _ = run(capsys, "match", "--a", engine, "--b", "greedy", "--variant",
+                       "english", "--openings", "1", "--max-plies", "40", "--json")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and records[-1]["games"] == 2
+    assert all(r["plies"] > 2 for r in records[:-1])
+
+
 def test_match_save_and_resume(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     save = tmp_path / "games.jsonl"
     argv = ["match", "--a", "depth:1", "--b", "greedy", "--openings", "2", "--save",
@@ -132,3 +142,21 @@ def test_stop_flag_keeps_counts_identical() -> None:
     start = time.perf_counter()
     partial = K.perft(w, b, k, side, 16, K.RUSSIAN, stop=flag)
     assert time.perf_counter() - start < 3.0 and partial > 0
+
+
+def test_analyze_stops_on_ctrl_c() -> None:
+    argv = [sys.executable, "-m", "bitgames.cli", "draughts", "analyze", "--depth", "60",
+            "--json"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True)
+    assert proc.stdout is not None
+    first = json.loads(proc.stdout.readline())  # depth 1 is done: the search runs
+    assert first["depth"] == 1
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    sent = time.perf_counter()
+    out, _ = proc.communicate(timeout=30)
+    assert time.perf_counter() - sent < 3.0 and proc.returncode == 130
+    last = json.loads(out.splitlines()[-1])
+    assert last["stopped"] is True and last["bestmove"] in {
+        "a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"}

@@ -26,7 +26,8 @@ def add_commands(sub: Any) -> None:
     p = sub.add_parser("perft", help="count leaf positions of the move tree (rules check)",
                        description="Count the positions DEPTH plies deep (bulk counting at "
                        "the last ply; captures with the same start, end and captured set "
-                       "count once unless --all-paths).")
+                       "count once unless --all-paths). Ctrl-C stops the count: it prints "
+                       "the leaves counted so far and exits with 130.")
     p.add_argument("depth", type=int, help="plies")
     _variant_fen(p)
     p.add_argument("--divide", action="store_true", help="one count per root move")
@@ -46,7 +47,8 @@ def add_commands(sub: Any) -> None:
 
     p = sub.add_parser("analyze", help="search a position and print the engine's lines",
                        description="Search a position with iterative deepening, one line "
-                       "per depth (score in men for the side to move, PV).")
+                       "per depth (score in men for the side to move, PV). Ctrl-C stops "
+                       "the search: it prints the best move so far and exits with 130.")
     _variant_fen(p)
     _limits(p)
     add_json_flag(p)
@@ -58,7 +60,8 @@ def add_commands(sub: Any) -> None:
                        "with its 95%% interval.")
     p.add_argument("--variant", choices=["russian", "english"], default="russian")
     p.add_argument("--a", default="level:4", help="player A: level:N, depth:N, nodes:N, "
-                   "time:S or greedy (default level:4)")
+                   "time:S, greedy, or cmd:COMMAND for an outside Hub engine (its own "
+                   "level) (default level:4)")
     p.add_argument("--b", default="greedy", help="player B, same forms (default greedy)")
     p.add_argument("--openings", type=int, default=10, help="number of openings (default 10)")
     p.add_argument("--opening-plies", type=int, default=2, help="moves per opening")
@@ -160,7 +163,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
     jit.ensure_warm("draughts")
-    from bitgames.core.engine import Info
+    from bitgames.core.engine import Info, interruptible
     from bitgames.draughts.search import Engine
 
     board = _board(args)
@@ -175,12 +178,14 @@ def cmd_analyze(args: argparse.Namespace) -> int:
              args.json, f"depth {r.depth:2d}  score {r.score!s:>12}  nodes {r.nodes:>10}"
              f"  {r.time:6.2f} s  {pv}")
 
-    result = engine.search(board, _engine_limit(args), on_info=info)
+    limit = _engine_limit(args)
+    with interruptible(engine.stop) as pressed:
+        result = in_worker(lambda: engine.search(board, limit, on_info=info))
     if result.move is not None:
         score = result.score.to_dict() if result.score else None
-        emit({"bestmove": str(result.move), "score": score}, args.json,
-             f"best move {result.move}")
-    return 0
+        emit({"bestmove": str(result.move), "score": score, "stopped": pressed[0]},
+             args.json, f"{'stopped: ' if pressed[0] else ''}best move {result.move}")
+    return 130 if pressed[0] else 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -234,6 +239,11 @@ def _player(spec: str, variant: str, seed: int) -> Any:
     if spec == "greedy":
         return GreedyPlayer(seed)
     kind, _, value = spec.partition(":")
+    if kind == "cmd" and value.strip():
+        from bitgames.core.protocol import ProcessTransport
+        from bitgames.draughts.hub import HubClient
+
+        return HubClient(ProcessTransport(value), variant, timeout=120.0)
     try:
         if kind == "level":
             return EnginePlayer(Engine(variant, level=int(value), tt_bits=18), name=spec)
@@ -244,7 +254,8 @@ def _player(spec: str, variant: str, seed: int) -> Any:
             return EnginePlayer(Engine(variant, tt_bits=18), limits[kind](), name=spec)
     except ValueError:
         pass
-    raise ValueError(f"player {spec!r}: use level:N, depth:N, nodes:N, time:S or greedy")
+    raise ValueError(f"player {spec!r}: use level:N, depth:N, nodes:N, time:S, greedy or "
+                     "cmd:COMMAND")
 
 
 def chooser(player: Any) -> Any:
@@ -286,9 +297,13 @@ def cmd_match(args: argparse.Namespace) -> int:
              f"A {'first' if rec.a_first else 'second'} -> {rec.a_score}  "
              f"({rec.plies} plies)  running: {res.summary()}")
 
-    result = run_match(chooser(a), chooser(b), lambda: Board(variant=args.variant),
-                       openings=openings, max_plies=args.max_plies, on_game=on_game,
-                       previous=previous)
+    try:
+        result = run_match(chooser(a), chooser(b), lambda: Board(variant=args.variant),
+                           openings=openings, max_plies=args.max_plies, on_game=on_game,
+                           previous=previous)
+    finally:
+        a.close()
+        b.close()
     emit({"a": args.a, "b": args.b, **result.to_dict()}, args.json,
          f"{args.a} vs {args.b}: {result.summary()}")
     return 0
