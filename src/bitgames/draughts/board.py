@@ -176,6 +176,8 @@ class Move:
             if between is None:
                 raise InvalidMoveError(f"{what}: {tokens[squares.index(a)]} and "
                                        f"{tokens[squares.index(b)]} are not on one diagonal")
+            if is_capture and not between:
+                raise InvalidMoveError(f"{what}: a capture leg jumps over a square")
             if is_capture and given is None:
                 if len(between) != 1:
                     raise InvalidMoveError(f"{what}: a long capture leg needs captured=...")

@@ -367,10 +367,12 @@ class Engine(core_engine.Engine):
                 on_info(result.info())
             if abs(int(score)) >= WIN - MAX_PLY or total_nodes >= node_limit or stop.is_set():
                 break
-            if budget.optimum < math.inf and (len(legal) == 1
-                                              or elapsed > budget.optimum * 0.45):
-                out_of_time = True
-                break
+            if budget.optimum < math.inf:
+                if len(legal) == 1:  # nothing to choose: answer at once
+                    break
+                if elapsed > budget.optimum * 0.45:  # the next iteration would not end
+                    out_of_time = True
+                    break
         stop.disarm()
         result.ended = stop.end(completed=not out_of_time)
         return result
