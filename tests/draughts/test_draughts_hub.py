@@ -216,6 +216,14 @@ def test_client_against_a_scripted_engine() -> None:
     mock.assert_done()
 
 
+def test_client_refuses_an_engine_without_the_variant() -> None:
+    mock = MockTransport()
+    mock.expect("hub", ["id name=scan", 'param name=variant value=normal type=enum '
+                        'values="normal killer bt frisian losing"', "wait"])
+    with pytest.raises(EngineError, match="not english"):
+        HubClient(mock, "english")
+
+
 @pytest.mark.parametrize("variant", ["russian", "english"])
 def test_client_plays_our_hub_as_a_subprocess(variant: str) -> None:
     transport = ProcessTransport([sys.executable, "-m", "bitgames.cli", "draughts", "hub"])

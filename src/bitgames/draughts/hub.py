@@ -371,7 +371,9 @@ class HubClient(Client):
     draughts hub``): a :class:`~bitgames.core.engine.Player` for matches.
 
     The handshake (``hub`` ... ``wait``, ``set-param name=variant`` when the engine has
-    that parameter, ``init`` ... ``ready``) runs on construction. :meth:`play` sends the
+    that parameter, ``init`` ... ``ready``) runs on construction; an engine whose variant
+    parameter does not offer ``variant`` (Scan: international rules) is refused with
+    :class:`~bitgames.core.errors.EngineError`. :meth:`play` sends the
     game from its start position with its moves, the limit as a ``level`` command, ``go
     think``, and reads the ``info`` lines up to ``done``. Squares use the standard
     numbering (1 = b8 ... 32 = g1).
@@ -391,6 +393,10 @@ class HubClient(Client):
             elif command == "param" and "name" in args:
                 self.params[args["name"]] = args
         if "variant" in self.params:
+            offered = self.params["variant"].get("values", "").split()
+            if offered and variant not in offered:
+                raise EngineError(f"engine {self.name!r} plays {', '.join(offered)}, "
+                                  f"not {variant}")
             self.send(f"set-param name=variant value={variant}")
         self.send("init")
         self._read_ok(lambda x: x.split()[:1] == ["ready"], timeout=max(timeout, 300.0))
