@@ -13,6 +13,7 @@ import os
 import time
 
 from bitgames.core import jit
+from bitgames.core.engine import Limit
 from bitgames.draughts import Board
 from bitgames.draughts import kernels as K
 from bitgames.draughts.search import Engine
@@ -45,11 +46,11 @@ def main() -> None:
     for variant in ("russian", "english"):
         engine = Engine(variant)
         cpu = time.process_time()
-        r = engine.search(Board(variant=variant), depth=args.search_depth)
+        r = engine.search(Board(variant=variant), Limit(depth=args.search_depth))
         cpu = time.process_time() - cpu
         print(f"{variant} search depth {args.search_depth} from the start: {r.nodes} nodes, "
-              f"{r.seconds:.2f} s wall / {cpu:.2f} s CPU = {r.nodes / cpu / 1e6:.2f} M nodes/s"
-              f" CPU (best {Board(variant=variant).move_name(r.move)}, score {r.score})")
+              f"{r.time:.2f} s wall / {cpu:.2f} s CPU = {r.nodes / cpu / 1e6:.2f} M nodes/s"
+              f" CPU (best {r.move}, score {r.score})")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

@@ -14,10 +14,12 @@ import argparse
 import time
 
 from bitgames.core import jit
+from bitgames.core.engine import EnginePlayer, Limit
 from bitgames.core.match import run_match
 from bitgames.draughts import Board
+from bitgames.draughts.cli import chooser
 from bitgames.draughts.eval import DEFAULTS, default_weights
-from bitgames.draughts.search import EnginePlayer, opening_lines
+from bitgames.draughts.search import Engine, opening_lines
 
 DEFAULT_CHANGES = {
     "russian": ["king_russian=200", "king_russian=300", "mobility=0", "mobility=4",
@@ -44,8 +46,10 @@ def main() -> None:
         weights = default_weights(args.variant,
                                   **{name: int(value) for name, _, value in pairs})
         start = time.perf_counter()
-        result = run_match(EnginePlayer(args.variant, depth=args.depth, weights=weights),
-                           EnginePlayer(args.variant, depth=args.depth),
+        limit = Limit(depth=args.depth)
+        tuned = EnginePlayer(Engine(args.variant, tt_bits=18, weights=weights), limit)
+        default = EnginePlayer(Engine(args.variant, tt_bits=18), limit)
+        result = run_match(chooser(tuned), chooser(default),
                            lambda: Board(variant=args.variant), openings=openings,
                            max_plies=300)
         print(f"{args.variant} depth {args.depth} {change:>18}: {result.summary()}  "

@@ -7,6 +7,7 @@ import random
 import pytest
 from draughts_differential import playout_fens, random_fen
 
+from bitgames.core.board import Outcome
 from bitgames.core.errors import BitgamesError
 from bitgames.draughts import (
     BLACK,
@@ -16,8 +17,10 @@ from bitgames.draughts import (
     DrawRules,
     IllegalMoveError,
     InvalidFenError,
+    InvalidMoveError,
+    Move,
+    Termination,
 )
-from bitgames.draughts.board import Move  # noqa: F401  (used by eval(repr(...)))
 from bitgames.draughts.pdn import PdnError, read_game, read_games, write_game
 
 
@@ -70,11 +73,61 @@ def test_notation_and_parsing() -> None:
     assert amb.parse_move(hub) == amb.parse_move("g3:e5:c3:a5")
     with pytest.raises(IllegalMoveError):
         board.parse_move("e1-d2")
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(InvalidMoveError):
         board.parse_move("nonsense")
     english = Board(variant="english")
     assert english.move_name(english.parse_move("11-15")) == "11-15"
     assert english.parse_move("11-15").hub_name() == "11-15"
+
+
+def test_fen_says_its_variant() -> None:
+    # PDN practice: English checkers FENs number the squares 1-32, Russian ones use a1-h8
+    english = Board(variant="english")
+    english.push("11-15")
+    assert Board(english.fen()).variant == "english" and Board(english.fen()) == english
+    assert Board("W:Wa1:Bh8").variant == "russian"
+    assert Board("B:W21-32:B1-12") == Board(variant="english")
+    # variant= overrides: a Russian position written in numbers (as Hub positions are)
+    assert Board("W:W29:B4", variant="russian") == Board("W:Wa1:Bh8")
+    with pytest.raises(InvalidFenError, match="mixes numbers"):
+        Board("W:W29,c3:B4")
+
+
+def test_move_value_type() -> None:
+    # English notation of the standard numbers: 9 is the square b6 in bit terms... checked
+    # through the board: Black's first moves from 9..12 to 13..16
+    english = Board(variant="english")
+    names = sorted(str(m) for m in english.legal_moves)
+    assert names == ["10-14", "10-15", "11-15", "11-16", "12-16", "9-13", "9-14"]
+    for board in (english, Board()):
+        for move in board.legal_moves:
+            assert eval(repr(move)) == move and board.parse_move(str(move)) == move
+    assert Move.from_str("c3:e5:c7").captured_squares() == ["d4", "d6"]
+    assert Move.from_str("9x18").captured_squares() == ["14"]
+    assert Move.from_str("c3-d4") != Move.from_str("22-18")  # different variants
+    long = Board("W:WKa1:Bd4").parse_move("a1:e5")
+    assert eval(repr(long)) == long and "captured='d4'" in repr(long)
+    for bad in ["c3", "c3-z9", "c3:d4", "c3-e5-g7", "c3-22", "a1:e5", "33-29"]:
+        with pytest.raises(InvalidMoveError):
+            Move.from_str(bad)
+
+
+def test_outcome_terminations() -> None:
+    blocked = Board("W:Wa1:Bb2,c3")
+    assert blocked.outcome() == Outcome(Termination.NO_MOVES, BLACK)
+    board = Board("W:WKc1:BKf8")
+    shuffle(board, "c1", "d2", "f8", "g7", 2)
+    assert board.outcome() == Outcome(Termination.REPETITION, None)
+    rules = DrawRules(repetition=None, kings_only=1)
+    kings = Board("W:WKc1,a3:BKf8,h6", draw_rules=rules)
+    kings.push("c1-d2")
+    kings.push("f8-g7")
+    assert kings.outcome() == Outcome(Termination.MOVE_RULE, None)
+    road = Board("W:WKc1,Ke1,Kg1:BKh8", draw_rules=DrawRules(repetition=None, main_road=1))
+    road.push("c1-d2")
+    road.push("h8-g7")
+    assert road.outcome() == Outcome(Termination.DRAW_RULE, None)
+    assert Board().outcome() is None and Board().result() == "*"
 
 
 def test_push_pop_copy() -> None:
@@ -91,8 +144,10 @@ def test_push_pop_copy() -> None:
         assert board.fen() == fen
     with pytest.raises(IndexError):
         board.pop()
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(InvalidMoveError):  # c4 is a light square: no move at all
         board.push("c3-c4")
+    with pytest.raises(IllegalMoveError):
+        board.push("c3-e5")
 
 
 def test_no_move_loses() -> None:

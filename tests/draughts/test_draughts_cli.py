@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -61,6 +64,16 @@ def test_match(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and len(records) == 5 and records[-1]["games"] == 4
 
 
+def test_match_against_an_outside_hub_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    # our own Hub mode as the outside engine, driven through HubClient, at its own level
+    engine = f"cmd:{sys.executable} -m bitgames.cli draughts hub"
+    code, out, _ = run(capsys, "match", "--a", engine, "--b", "greedy", "--variant",
+                       "english", "--openings", "1", "--max-plies", "40", "--json")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and records[-1]["games"] == 2
+    assert all(r["plies"] > 2 for r in records[:-1])
+
+
 def test_match_save_and_resume(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     save = tmp_path / "games.jsonl"
     argv = ["match", "--a", "depth:1", "--b", "greedy", "--openings", "2", "--save",
@@ -85,7 +98,7 @@ def test_play_scripted() -> None:
                           capture_output=True, text=True, timeout=300)
     out = proc.stdout
     assert proc.returncode == 0 and "your move (a3-b4 c3-b4 c3-d4" in out
-    assert "cannot read move 'x9-y8'" in out and out.count("engine plays") == 2
+    assert "move 'x9-y8': 'y8' is not a square" in out and out.count("engine plays") == 2
 
 
 def test_help_does_not_import_numba() -> None:
@@ -94,3 +107,58 @@ def test_help_does_not_import_numba() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "False"
+
+
+def interrupt(proc: subprocess.Popen[str], after: float) -> dict[str, object]:
+    """Ctrl-C ``proc`` after ``after`` seconds: it must exit with 130 within 3 s; its last
+    JSON record."""
+    time.sleep(after)
+    proc.send_signal(signal.SIGINT)
+    sent = time.perf_counter()
+    out, _ = proc.communicate(timeout=30)
+    assert time.perf_counter() - sent < 3.0 and proc.returncode == 130
+    record: dict[str, object] = json.loads(out.splitlines()[-1])
+    assert record["stopped"] is True
+    return record
+
+
+@pytest.mark.parametrize("divide", [False, True])
+def test_perft_stops_on_ctrl_c(divide: bool) -> None:
+    argv = [sys.executable, "-m", "bitgames.cli", "draughts", "perft", "16", "--json"]
+    proc = subprocess.Popen(argv + (["--divide"] if divide else []), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    for line in proc.stderr:  # compiling (first run only), then the count starts
+        if "counting" in line:
+            break
+    record = interrupt(proc, 1.0)
+    assert isinstance(record["count"], int) and record["count"] >= 0  # 0: still loading
+
+
+def test_stop_flag_keeps_counts_identical() -> None:
+    import numpy as np
+
+    from bitgames.draughts import kernels as K
+
+    w, b, k, side = K.start_position(K.RUSSIAN)
+    assert K.perft(w, b, k, side, 7, K.RUSSIAN, stop=np.zeros(1, np.int64)) == 190_146  # published
+    assert K.perft(w, b, k, side, 7, K.RUSSIAN, stop=np.ones(1, np.int64)) == 0
+    assert K.divide(w, b, k, side, 5, K.RUSSIAN, stop=np.ones(1, np.int64)) == []
+    # raised from another thread during a long count: the leaves so far, at once
+    flag = np.zeros(1, np.int64)
+    threading.Timer(0.5, lambda: flag.__setitem__(0, 1)).start()
+    start = time.perf_counter()
+    partial = K.perft(w, b, k, side, 16, K.RUSSIAN, stop=flag)
+    assert time.perf_counter() - start < 3.0 and partial > 0
+
+
+def test_analyze_stops_on_ctrl_c() -> None:
+    argv = [sys.executable, "-m", "bitgames.cli", "draughts", "analyze", "--depth", "60",
+            "--json"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True)
+    assert proc.stdout is not None
+    first = json.loads(proc.stdout.readline())  # depth 1 is done: the search runs
+    assert first["depth"] == 1
+    assert interrupt(proc, 0.5)["bestmove"] in {
+        "a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"}

@@ -2,52 +2,79 @@
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Callable
 
 import pytest
 
+from bitgames.core.engine import End, EnginePlayer, Info, Limit, Score, Unit
 from bitgames.core.match import run_match
-from bitgames.draughts import Board
-from bitgames.draughts.search import (
-    LEVELS,
-    Engine,
-    EnginePlayer,
-    GreedyPlayer,
-    opening_lines,
-)
+from bitgames.draughts import Board, Engine
+from bitgames.draughts.cli import chooser
+from bitgames.draughts.search import LEVELS, GreedyPlayer, opening_lines
 
 
 def test_takes_the_winning_capture() -> None:
     board = Board("W:Wa1,c3:Bd4,f6")
-    result = Engine("russian").search(board, depth=4)
-    assert board.move_name(result.move) == "c3:e5:g7" and result.score_text() == "win in 1"
+    result = Engine("russian").search(board, Limit(depth=4))
+    assert str(result.move) == "c3:e5:g7" and result.score == Score.win_in(1, Unit.MEN)
+    assert result.ended is End.COMPLETED and str(result.score) == "win in 1"
 
 
 def test_limits() -> None:
     board = Board()
     engine = Engine("russian")
-    r = engine.search(board, nodes=5000)
+    r = engine.search(board, Limit(nodes=5000))
     assert r.nodes <= 5000 + 200 and r.move in list(board.legal_moves)
     start = time.perf_counter()
-    r = engine.search(board, movetime=0.3)
+    r = engine.search(board, Limit(time=0.3))
     assert time.perf_counter() - start < 2.0 and r.depth >= 3
-    r = engine.search(board, depth=5)
-    assert r.depth == 5 and len(r.pv) >= 1
+    r = engine.search(board, Limit(depth=5))
+    assert r.depth == 5 and len(r.pv) >= 1 and r.score is not None
+    assert r.score.unit is Unit.MEN and not r.score.exact
     single = Board("W:Wa1,c3:Bd4")
-    assert engine.search(single, movetime=5.0).depth <= 2
+    assert engine.search(single, Limit(time=5.0)).depth <= 2
     with pytest.raises(ValueError):
-        engine.search(Board(variant="english"), depth=2)
+        engine.search(Board(variant="english"), Limit(depth=2))
     with pytest.raises(ValueError):
-        engine.search(board, level=99)
+        engine.level = 99
+
+
+def test_levels_set_depth_and_time() -> None:
+    engine = Engine("english", level=2)
+    infos: list[Info] = []
+    r = engine.search(Board(variant="english"), on_info=infos.append)
+    assert r.depth == LEVELS[2][0] == 2 and [i.depth for i in infos] == [1, 2]
+    assert r.score == infos[-1].score and r.pv == infos[-1].pv
+
+
+def test_clock_gives_a_budget_within_the_remaining_time() -> None:
+    engine = Engine("russian")
+    start = time.perf_counter()
+    r = engine.search(Board(), Limit(remaining=3.0))
+    spent = time.perf_counter() - start
+    # 3 s less the reserve, shared over about 34 moves: well under a second
+    assert spent < 1.0 and r.move is not None
+
+
+def test_stop_from_another_thread() -> None:
+    engine = Engine("russian")
+    threading.Timer(0.3, engine.stop).start()
+    start = time.perf_counter()
+    r = engine.search(Board(), Limit(infinite=True))
+    assert time.perf_counter() - start < 3.0 and r.ended is End.STOPPED
+    assert r.move in list(Board().legal_moves)
 
 
 def test_game_over_position_has_no_move() -> None:
-    assert Engine().search(Board("W:W:Bd4"), depth=3).move is None
+    r = Engine().search(Board("W:W:Bd4"), Limit(depth=3))
+    assert r.move is None and r.score is not None and r.score.is_loss
 
 
 def test_pv_is_legal() -> None:
     board = Board()
-    r = Engine().search(board, depth=7)
+    r = Engine().search(board, Limit(depth=7))
     b = board.copy()
     for m in r.pv:
         assert m in list(b.legal_moves)
@@ -58,15 +85,18 @@ def test_pv_is_legal() -> None:
 def test_engine_beats_greedy(variant: str) -> None:
     # 20 openings x 2 colours; the issue's target is >= 95 %
     openings = opening_lines(variant, 2)[:20]
-    result = run_match(EnginePlayer(variant, depth=LEVELS[2][0]), GreedyPlayer(1),
+    engine = EnginePlayer(Engine(variant, tt_bits=18), Limit(depth=LEVELS[2][0]))
+    result = run_match(chooser(engine), chooser(GreedyPlayer(1)),
                        lambda: Board(variant=variant), openings=openings, max_plies=300)
     assert result.n == 40 and result.score >= 0.95, result.summary()
 
 
 def level_match(variant: str, high: int, low: int, openings: int) -> float:
     ops = opening_lines(variant, 2)[:openings]
-    result = run_match(EnginePlayer(variant, depth=LEVELS[high][0]),
-                       EnginePlayer(variant, depth=LEVELS[low][0]),
+    result = run_match(chooser(EnginePlayer(Engine(variant, tt_bits=18),
+                                            Limit(depth=LEVELS[high][0]))),
+                       chooser(EnginePlayer(Engine(variant, tt_bits=18),
+                                            Limit(depth=LEVELS[low][0]))),
                        lambda: Board(variant=variant), openings=ops, max_plies=300)
     lo, _ = result.elo_interval()
     assert result.score > 0.5 and result.wins > result.losses, result.summary()
@@ -103,6 +133,52 @@ def test_search_scores_a_forced_repetition_as_a_draw() -> None:
     board = Board("W:WKc1:BKf8,h6")
     for name in ["c1-d2", "f8-g7", "d2-c1", "g7-f8"]:
         board.push(name)
-    with_history = Engine("russian").search(board, depth=4)
-    fresh = Engine("russian").search(Board(board.fen()), depth=4)
-    assert with_history.score == 0 and fresh.score < -50
+    with_history = Engine("russian").search(board, Limit(depth=4))
+    fresh = Engine("russian").search(Board(board.fen()), Limit(depth=4))
+    assert with_history.score == Score(0.0, Unit.MEN)
+    assert fresh.score is not None and fresh.score.value < -0.5
+
+
+def forced_win_plies(board: Board, limit: int) -> int | None:
+    """The fewest plies (at most ``limit``) in which the side to move leaves the opponent
+    without a move whatever it plays: a plain memoised minimax over the board's legal
+    moves, independent of the engine's search and table."""
+    memo: dict[tuple[object, int], bool] = {}
+
+    def wins(n: int) -> bool:
+        key = (board.position_key(), n)
+        if key not in memo:
+            memo[key] = any(_after(m, lambda: loses(n - 1)) for m in board.legal_moves)
+        return memo[key]
+
+    def loses(n: int) -> bool:  # the side to move loses within n plies
+        replies = list(board.legal_moves)
+        return not replies or (n >= 2 and all(_after(r, lambda: wins(n - 1)) for r in replies))
+
+    def _after(move: object, then: Callable[[], bool]) -> bool:
+        board.push(move)  # type: ignore[arg-type]
+        try:
+            return then()
+        finally:
+            board.pop()
+
+    return next((n for n in range(1, limit + 1, 2) if wins(n)), None)
+
+
+@pytest.mark.parametrize("fen", ["B:W26,12,19:B10,K30", "W:W27,14,32:B12,1",
+                                 "W:WK2,K16,K26:BK3,K31"])
+def test_win_distance_survives_the_table_at_another_ply(fen: str) -> None:
+    # the table keeps wins relative to the node: two plies later the same engine (its
+    # table full of the first search) reports a win two plies shorter, as minimax says;
+    # with root-relative entries it kept reporting the first distance
+    board = Board(fen)
+    engine = Engine("english", tt_bits=16)
+    first = engine.search(board, Limit(depth=12))
+    assert first.score is not None and first.score.is_win
+    assert first.score.plies == forced_win_plies(board.copy(stack=False), 13)
+    board.push(first.pv[0])
+    board.push(first.pv[1])
+    second = engine.search(board, Limit(depth=12))
+    expected = forced_win_plies(board.copy(stack=False), 13)
+    assert expected == first.score.plies - 2
+    assert second.score == Score.win_in(expected, Unit.MEN)

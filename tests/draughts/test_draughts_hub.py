@@ -2,24 +2,41 @@
 
 from __future__ import annotations
 
-import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from bitgames.core.engine import Limit
+from bitgames.core.errors import EngineError
+from bitgames.core.protocol import MockTransport, ProcessTransport, SessionHarness
 from bitgames.draughts import Board
-from bitgames.draughts.hub import HubEngine, board_from_hub, board_to_hub, parse_line
+from bitgames.draughts.hub import (
+    HubClient,
+    HubSession,
+    board_from_hub,
+    board_to_hub,
+    parse_line,
+)
 
 START = "W" + "b" * 12 + "e" * 8 + "w" * 12
 
 
 def run(lines: list[str]) -> list[str]:
-    out, err = io.StringIO(), io.StringIO()
-    HubEngine(out=out, err=err).run(lines)
-    return out.getvalue().splitlines()
+    """Every line the session writes for ``lines`` (each search finished before the next
+    state-changing line, as the protocol says)."""
+    harness = SessionHarness(HubSession)
+    for line in lines:
+        if not harness.session.handle(line):
+            break
+    harness.session.finish()
+    out = []
+    while not harness.sink.lines.empty():
+        out.append(harness.sink.lines.get())
+    return out
 
 
 def test_parse_line() -> None:
@@ -63,18 +80,34 @@ def test_handshake_search_and_done() -> None:
 
 def test_english_game_through_the_protocol() -> None:
     board = Board(variant="english")
-    engine = HubEngine(out=io.StringIO(), err=io.StringIO())
-    engine.run(["set-param name=variant value=english", "init", "level depth=3"])
+    hub = SessionHarness(HubSession)
+    hub.converse([("set-param name=variant value=english", []), ("init", ["ready"]),
+                  ("level depth=3", [])])
     moves: list[str] = []
     while not board.is_game_over() and len(moves) < 40:
-        out = io.StringIO()
-        engine.out = out
         extra = f' moves="{" ".join(moves)}"' if moves else ""
-        engine.run([f"pos pos=B{START[1:]}{extra}", "go think"])
-        done = parse_line(out.getvalue().splitlines()[-1])[1]["move"]
-        board.push(board.parse_move(done))
-        moves.append(done)
+        hub.send(f"pos pos=B{START[1:]}{extra}")
+        hub.send("go think")
+        done = hub.expect(re.compile(r"done move=\S+( ponder=\S+)?"),
+                          skip=lambda line: line.startswith("info"))
+        move = parse_line(done)[1]["move"]
+        board.push(board.parse_move(move))
+        moves.append(move)
     assert len(moves) >= 20
+
+
+def test_script_with_the_harness() -> None:
+    hub = SessionHarness(HubSession)
+    hub.converse([
+        ("ping", ["pong"]),
+        ("set-param name=variant value=chess", ['error message="unknown variant \'chess\'"']),
+        ("frobnicate", []),  # unknown commands are ignored
+        (f"pos pos={START}", []),
+        ("level depth=2", []),
+        ("go think", [re.compile(r"info depth=1 .*"), re.compile(r"info depth=2 .*"),
+                      re.compile(r"done move=\d+-\d+ ponder=\d+-\d+")]),
+    ])
+    assert "ignored unknown command 'frobnicate'" in hub.log.getvalue()
 
 
 def test_bad_lines_get_errors_and_the_engine_keeps_running() -> None:
@@ -151,3 +184,56 @@ def test_full_games_through_pydraughts_hub_client(variant: str, tmp_path: Path) 
     finally:
         engine.quit()
         engine.kill_process()
+
+
+def test_client_against_a_scripted_engine() -> None:
+    mock = MockTransport()
+    mock.expect("hub", ["id name=scripted version=1", "param name=variant value=russian "
+                        'type=enum values="russian english"', "wait"])
+    mock.expect("set-param name=variant value=russian")
+    mock.expect("init", ["ready"])
+    client = HubClient(mock, "russian")
+    assert client.name == "scripted"
+    board = Board()
+    board.push("c3-d4")
+    mock.expect(f'pos pos={START} moves="22-18"')
+    mock.expect("level depth=3")
+    mock.expect("go think", ["info depth=3 score=0.25 nodes=120 time=0.01 pv=9-13",
+                             "done move=9-13"])
+    result = client.play(board, Limit(depth=3))
+    assert str(result.move) == "b6-a5" and result.depth == 3 and result.nodes == 120
+    assert result.score is not None and result.score.value == 0.25
+    mock.expect(f'pos pos={START} moves="22-18"')
+    mock.expect("go think", ["done move=22-18"])  # not legal for Black here
+    with pytest.raises(EngineError, match="22-18"):
+        client.play(board, Limit())
+    mock.expect(f'pos pos={START} moves="22-18"')
+    mock.expect("go think", ['error message="no"'])
+    with pytest.raises(EngineError, match="no"):
+        client.play(board, Limit())
+    mock.expect("quit")
+    client.close()
+    mock.assert_done()
+
+
+def test_client_refuses_an_engine_without_the_variant() -> None:
+    mock = MockTransport()
+    mock.expect("hub", ["id name=scan", 'param name=variant value=normal type=enum '
+                        'values="normal killer bt frisian losing"', "wait"])
+    with pytest.raises(EngineError, match="not english"):
+        HubClient(mock, "english")
+
+
+@pytest.mark.parametrize("variant", ["russian", "english"])
+def test_client_plays_our_hub_as_a_subprocess(variant: str) -> None:
+    transport = ProcessTransport([sys.executable, "-m", "bitgames.cli", "draughts", "hub"])
+    with HubClient(transport, variant, timeout=60) as client:
+        assert client.name == "bitgames-draughts"
+        board = Board(variant=variant)
+        client.new_game()
+        for _ in range(12):
+            result = client.play(board, Limit(depth=3))
+            assert result.move in board.legal_moves and result.depth == 3
+            board.push(result.move)
+        result = client.play(board, Limit(time=0.2))
+        assert result.move in board.legal_moves

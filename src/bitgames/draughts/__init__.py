@@ -19,8 +19,13 @@ if TYPE_CHECKING:
         DrawRules,
         IllegalMoveError,
         InvalidFenError,
+        InvalidMoveError,
+        InvalidPositionError,
         Move,
+        Outcome,
+        Termination,
     )
+    from bitgames.draughts.search import Engine
 
 __all__ = [
     "BLACK",
@@ -29,9 +34,17 @@ __all__ = [
     "Board",
     "DraughtsError",
     "DrawRules",
+    "Engine",
     "IllegalMoveError",
     "InvalidFenError",
+    "InvalidMoveError",
+    "InvalidPositionError",
     "Move",
+    "Outcome",
+    "Termination",
 ]
 
-__getattr__ = lazy_exports(__name__, {name: "board" for name in __all__})
+_HOMES = {name: "board" for name in __all__}
+_HOMES["Engine"] = "search"
+
+__getattr__ = lazy_exports(__name__, _HOMES)

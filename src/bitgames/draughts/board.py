@@ -37,36 +37,40 @@ White to move
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Literal
 
+from bitgames.core import errors
 from bitgames.core.bits import iter_bits, popcount
-from bitgames.core.errors import BitgamesError
+from bitgames.core.board import BLACK, WHITE, BaseBoard, Color, Outcome, Termination
+from bitgames.core.errors import InvalidPositionError
 from bitgames.draughts import geometry as g
 
-Color = bool
-WHITE: Color = True
-BLACK: Color = False
 Variant = Literal["russian", "english"]
 VARIANTS: tuple[str, ...] = ("russian", "english")
 
 MAIN_ROAD = g.mask_of(g.lines()[8])  # a1-h8
 
 
-class DraughtsError(BitgamesError):
+class DraughtsError(errors.BitgamesError):
     """Base class of draughts input errors."""
 
 
-class InvalidFenError(DraughtsError):
+class InvalidFenError(errors.InvalidPositionError, DraughtsError):
     """A FEN string that cannot be read."""
 
 
-class IllegalMoveError(DraughtsError):
-    """A move that is not legal (or not understood) in the position."""
+class InvalidMoveError(errors.InvalidMoveError, DraughtsError):
+    """A move text that is no draughts move at all (bad square, bad separator)."""
 
 
-class AmbiguousMoveError(IllegalMoveError):
+class IllegalMoveError(errors.IllegalMoveError, DraughtsError):
+    """A move that is not legal in the position."""
+
+
+class AmbiguousMoveError(errors.AmbiguousMoveError, IllegalMoveError):
     """A move written by start and end that matches several captures."""
 
 
@@ -80,12 +84,53 @@ def _variant_code(variant: str) -> int:
     raise DraughtsError(f"unknown variant {variant!r}; use 'russian' or 'english'")
 
 
+def _square_token(sq: int, variant: str) -> str:
+    return str(g.numeric_square(sq)) if variant == "english" else g.square_name(sq)
+
+
+def _read_square(token: str, what: str) -> tuple[int, bool]:
+    """(bit index, numeric?) of a square written ``c3`` or ``22``; ``what`` is for errors."""
+    token = token.strip()
+    if token.isascii() and token.isdigit():
+        try:
+            return g.from_numeric(int(token)), True
+        except errors.BitgamesError as exc:
+            raise InvalidMoveError(f"{what}: {exc}") from None
+    try:
+        return g.square_index(token), False
+    except errors.BitgamesError:
+        raise InvalidMoveError(f"{what}: {token!r} is not a square (a1 ... h8 or 1 ... 32)"
+                               ) from None
+
+
+def _between(a: int, b: int) -> list[int] | None:
+    """The squares strictly between ``a`` and ``b`` on their diagonal (None: not one)."""
+    (fa, ra), (fb, rb) = g.COORDS[a], g.COORDS[b]
+    n = abs(fb - fa)
+    if n == 0 or n != abs(rb - ra):
+        return None
+    df, dr = (fb - fa) // n, (rb - ra) // n
+    return [g.index_of(fa + i * df, ra + i * dr) for i in range(1, n)]
+
+
 @dataclass(frozen=True)
 class Move:
     """A move: start and end squares (bit indices), the captured set, the landing squares.
 
-    Two moves are equal when start, end and captured set are equal (the landing path only
-    matters for notation).
+    ``str(move)`` is the move in its variant's notation (Russian ``c3-d4``, ``c3:e5:c7``;
+    English ``9-13``, ``9x18x27``, squares 1-32 as in PDN) and :meth:`from_str` reads it
+    back. Two moves are equal when variant, start, end and captured set are equal: the
+    landing path only matters for notation (as in draughts perft, two paths that take the
+    same pieces are one move), and ``crowned`` follows from the position.
+
+    >>> Move.from_str("c3:e5:c7")
+    Move.from_str('c3:e5:c7')
+    >>> Move.from_str("c3:e5:c7").captured_squares()
+    ['d4', 'd6']
+    >>> str(Move.from_str("9x18x27")), Move.from_str("9-13").variant
+    ('9x18x27', 'english')
+    >>> Move.from_str("a1:e5", captured="c3")  # a king's long jump names what it takes
+    Move.from_str('a1:e5', captured='c3')
     """
 
     start: int
@@ -93,23 +138,71 @@ class Move:
     captured: int = 0
     path: tuple[int, ...] = field(default=(), compare=False)
     crowned: bool = field(default=False, compare=False)
+    variant: str = "russian"
+
+    @classmethod
+    def from_str(cls, text: str, variant: str | None = None,
+                 captured: str | Iterable[str] | None = None) -> Move:
+        """The move written ``text``: ``c3-d4``, ``c3:e5:c7`` (Russian), ``9-13``,
+        ``9x18x27`` (English). The notation says the variant (algebraic squares Russian,
+        numbers English) unless ``variant`` is given. A capture's pieces follow from its
+        path when every leg is a short jump; a flying king's longer leg needs
+        ``captured`` (its squares, ``"d4,f6"`` or a list).
+        """
+        raw = text.strip()
+        what = f"move {text!r}"
+        is_capture = bool(re.search(r"[:x]", raw.lower()))
+        tokens = re.split(r"[-:x]", raw.lower())
+        if len(tokens) < 2 or not all(tokens) or (is_capture and "-" in raw):
+            raise InvalidMoveError(f"{what}: write it as c3-d4, c3:e5:c7, 9-13 or 9x18x27")
+        read = [_read_square(t, what) for t in tokens]
+        numeric = {n for _, n in read}
+        if len(numeric) > 1:
+            raise InvalidMoveError(f"{what}: mixes numbers and algebraic squares")
+        if variant is None:
+            variant = "english" if numeric == {True} else "russian"
+        elif variant not in VARIANTS:
+            raise DraughtsError(f"unknown variant {variant!r}; use 'russian' or 'english'")
+        squares = [s for s, _ in read]
+        if not is_capture and len(squares) != 2:
+            raise InvalidMoveError(f"{what}: a move without capture has two squares")
+        mask = 0
+        given = None
+        if captured is not None:
+            items = captured.split(",") if isinstance(captured, str) else list(captured)
+            given = sum(1 << _read_square(c, f"{what}, captured {c!r}")[0] for c in items)
+        for a, b in pairwise(squares):
+            between = _between(a, b)
+            if between is None:
+                raise InvalidMoveError(f"{what}: {tokens[squares.index(a)]} and "
+                                       f"{tokens[squares.index(b)]} are not on one diagonal")
+            if is_capture and not between:
+                raise InvalidMoveError(f"{what}: a capture leg jumps over a square")
+            if is_capture and given is None:
+                if len(between) != 1:
+                    raise InvalidMoveError(f"{what}: a long capture leg needs captured=...")
+                mask |= 1 << between[0]
+        if given is not None:
+            mask = given
+        return cls(squares[0], squares[-1], mask, tuple(squares[1:]) if is_capture else (),
+                   variant=variant)
 
     @property
     def is_capture(self) -> bool:
         return self.captured != 0
 
     def captured_squares(self) -> list[str]:
-        """Algebraic names of the captured pieces."""
-        return [g.square_name(s) for s in iter_bits(self.captured)]
+        """Names of the captured pieces' squares, in the variant's notation."""
+        return [_square_token(s, self.variant) for s in iter_bits(self.captured)]
 
-    def name(self, variant: str = "russian") -> str:
-        """The move in the notation of ``variant`` (full landing path for captures)."""
-        squares = [self.start, *(self.path or (self.end,))]
-        if variant == "english":
-            sep = "x" if self.is_capture else "-"
-            return sep.join(str(g.numeric_square(s)) for s in squares)
-        sep = ":" if self.is_capture else "-"
-        return sep.join(g.square_name(s) for s in squares)
+    def squares(self) -> list[int]:
+        """Start, then every landing square (bit indices)."""
+        return [self.start, *(self.path or (self.end,))]
+
+    def name(self) -> str:
+        """The move in its variant's notation (full landing path for captures)."""
+        sep = ("x" if self.variant == "english" else ":") if self.is_capture else "-"
+        return sep.join(_square_token(s, self.variant) for s in self.squares())
 
     def hub_name(self) -> str:
         """Hub protocol form: ``32-28`` or ``from x to x captured ...`` (numeric squares)."""
@@ -123,15 +216,23 @@ class Move:
         return self.name()
 
     def __repr__(self) -> str:
-        return (f"Move({self.start}, {self.end}, {self.captured:#x}, path={self.path!r}, "
-                f"crowned={self.crowned})")
+        text = self.name()
+        implied = 0
+        for a, b in pairwise(self.squares()):
+            between = _between(a, b) or []
+            implied |= 1 << between[0] if self.is_capture and len(between) == 1 else 0
+        inferred = "english" if text[0].isdigit() else "russian"
+        extra = "" if inferred == self.variant else f", variant={self.variant!r}"
+        if self.is_capture and implied != self.captured:
+            extra += f", captured={','.join(self.captured_squares())!r}"
+        return f"Move.from_str({text!r}{extra})"
 
 
-def _move_from_packed(packed: int, path: list[int]) -> Move:
+def _move_from_packed(packed: int, path: list[int], variant: str) -> Move:
     start = (packed >> 32) & 31
     end = (packed >> 37) & 31
-    return Move(start, end, packed & 0xFFFF_FFFF, tuple(path) if path else (end,),
-                bool(packed >> 42 & 1))
+    return Move(start, end, packed & 0xFFFF_FFFF, tuple(path) if path else (),
+                bool(packed >> 42 & 1), variant)
 
 
 @dataclass(frozen=True)
@@ -180,53 +281,43 @@ class _State:
     road: int = 0  # plies since "3 pieces vs a lone king on the main road" arose
 
 
-class LegalMoves:
-    """A view of the legal moves of a board."""
-
-    def __init__(self, board: Board) -> None:
-        self._board = board
-
-    def __iter__(self) -> Iterator[Move]:
-        return iter(self._board._legal())
-
-    def __len__(self) -> int:
-        return len(self._board._legal())
-
-    def __bool__(self) -> bool:
-        return bool(self._board._legal())
-
-    def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and move in self._board._legal()
-
-    def __repr__(self) -> str:
-        names = ", ".join(self._board.move_name(m) for m in self._board._legal())
-        return f"<LegalMoves ({names})>"
-
-
-class Board:
+class Board(BaseBoard[Move]):
     """A draughts position with its move history.
 
-    ``Board()`` is the Russian start position; ``Board(fen, variant=...)`` reads a FEN
-    (``W:Wa1,Kc3:Bh8`` or, for English, ``B:W21-32:B1-12``); ``draw_rules`` defaults to the
-    variant's :class:`DrawRules`.
+    ``Board()`` is the Russian start position, ``Board(variant="english")`` the English
+    one. ``Board(fen)`` reads a FEN (PDN's ``[FEN]`` form, ``K`` marks a king), and the FEN
+    says its variant the way PDN files write them: algebraic squares are Russian
+    (``W:Wa1,Kc3:Bh8``), the numbers 1-32 are English checkers (``B:W21-32:B1-12``, 1 = b8,
+    32 = g1). ``variant=`` overrides that (a Russian FEN in numbers, as Hub positions give
+    it); a FEN with no piece at all is Russian unless ``variant`` says otherwise.
+    ``draw_rules`` defaults to the variant's :class:`DrawRules`.
+
+    :meth:`outcome` uses :attr:`Termination.NO_MOVES <bitgames.core.board.Termination>`
+    (the side to move has no move and loses), ``REPETITION``, ``MOVE_RULE`` (the 15-move
+    kings-only rule, English 40 moves without a man move or capture) and ``DRAW_RULE``
+    (Russian endgame rules: three kings against one, the main road, 4-7 piece endings).
 
     >>> b = Board(variant="english")
-    >>> b.turn == BLACK, len(b.legal_moves), b.move_name(next(iter(b.legal_moves)))
+    >>> b.turn == BLACK, len(b.legal_moves), str(next(iter(b.legal_moves)))
     (True, 7, '9-13')
-    >>> b.push("11-15"); b.push("22-18"); b.push("15x22"); b.peek().name("english")
+    >>> b.push("11-15"); b.push("22-18"); b.push("15x22"); str(b.peek())
     '15x22'
+    >>> Board(b.fen()) == b, b.variant, Board(b.fen()).variant
+    (True, 'english', 'english')
     >>> eval(repr(b)) == b
     True
     """
 
-    def __init__(self, fen: str | None = None, variant: str = "russian",
+    def __init__(self, fen: str | None = None, variant: str | None = None,
                  draw_rules: DrawRules | None = None) -> None:
         from bitgames.draughts import kernels
 
-        self.variant = variant
-        self._code = _variant_code(variant)
+        if fen is not None and variant is None:
+            variant = _fen_variant(fen)
+        self.variant = variant or "russian"
+        self._code = _variant_code(self.variant)
         self.draw_rules = draw_rules or (
-            DrawRules.russian() if variant == "russian" else DrawRules.english())
+            DrawRules.russian() if self.variant == "russian" else DrawRules.english())
         w, b, k, side = kernels.start_position(self._code)
         self._state = _State(int(w), int(b), int(k), side == kernels.WHITE)
         self.move_stack: list[Move] = []
@@ -250,7 +341,7 @@ class Board:
         return self._state.kings
 
     @property
-    def turn(self) -> Color:
+    def turn(self) -> Color:  # type: ignore[override]
         return self._state.turn
 
     def bitboards(self) -> tuple[int, int, int, int]:
@@ -270,20 +361,18 @@ class Board:
 
     # -- FEN -------------------------------------------------------------------------------
 
-    def _square_token(self, sq: int) -> str:
-        return str(g.numeric_square(sq)) if self.variant == "english" else g.square_name(sq)
-
     def _order(self, mask: int) -> list[int]:
         if self.variant == "english":
             return sorted(iter_bits(mask), key=g.numeric_square)
         return sorted(iter_bits(mask), key=lambda s: (g.COORDS[s][1], g.COORDS[s][0]))
 
     def fen(self) -> str:
-        """FEN ``W:W<white squares>:B<black squares>`` (``K`` marks kings)."""
+        """FEN ``W:W<white squares>:B<black squares>`` (``K`` marks kings), squares in the
+        variant's notation, so ``Board(board.fen()) == board``."""
         s = self._state
         parts = []
         for tag, mask in (("W", s.white), ("B", s.black)):
-            items = [("K" if s.kings >> sq & 1 else "") + self._square_token(sq)
+            items = [("K" if s.kings >> sq & 1 else "") + _square_token(sq, self.variant)
                      for sq in self._order(mask)]
             parts.append(tag + ",".join(items))
         return f"{'W' if s.turn == WHITE else 'B'}:{parts[0]}:{parts[1]}"
@@ -300,51 +389,55 @@ class Board:
         seen = set()
         for part in fields[1:]:
             if not part:
-                continue
+                raise InvalidFenError(f"FEN {fen!r}: an empty field")
             tag = part[0].upper()
-            if tag in "HF" and part[1:].isdigit():
+            if tag in "HF" and part[1:].isascii() and part[1:].isdigit():
                 continue  # lidraughts' halfmove/fullmove counters
             if tag not in "WB" or tag in seen:
-                raise InvalidFenError(f"FEN {fen!r}: bad piece field {part!r}")
+                raise InvalidFenError(f"FEN {fen!r}: bad piece field {part!r} (W... or B...)")
             seen.add(tag)
-            for item in filter(None, (x.strip() for x in part[1:].split(","))):
+            items = part[1:].split(",")
+            if items == [""]:
+                continue
+            for item in (x.strip() for x in items):
+                if not item:
+                    raise InvalidFenError(f"FEN {fen!r}: an empty square in field {part!r}")
                 king = item[0] in "Kk"
                 body = item[1:] if king else item
                 for sq in self._parse_squares(body, fen):
                     if (masks["W"] | masks["B"]) >> sq & 1:
                         raise InvalidFenError(
-                            f"FEN {fen!r}: square {g.square_name(sq)} given twice")
+                            f"FEN {fen!r}: square {_square_token(sq, self.variant)} given "
+                            "twice")
                     masks[tag] |= 1 << sq
                     if king:
                         kings |= 1 << sq
+        if seen != {"W", "B"}:
+            raise InvalidFenError(f"FEN {fen!r}: needs a W field and a B field")
         promo_white = g.RANK[7] & masks["W"] & ~kings
         promo_black = g.RANK[0] & masks["B"] & ~kings
         if promo_white or promo_black:
             sq = next(iter_bits(promo_white | promo_black))
-            raise InvalidFenError(
-                f"FEN {fen!r}: a man on {g.square_name(sq)}, its promotion rank")
+            raise InvalidFenError(f"FEN {fen!r}: a man on {_square_token(sq, self.variant)}, "
+                                  "its promotion rank")
         self._state = _State(masks["W"], masks["B"], kings, turn)
         self.move_stack = []
         self._stack = []
 
     def _parse_squares(self, body: str, fen: str) -> list[int]:
         m = re.fullmatch(r"(\d+)-(\d+)", body)
-        if m:
-            lo, hi = int(m.group(1)), int(m.group(2))
-            if lo > hi:
-                raise InvalidFenError(f"FEN {fen!r}: empty range {body!r}")
-            try:
-                return [g.from_numeric(n) for n in range(lo, hi + 1)]
-            except BitgamesError as exc:
-                raise InvalidFenError(f"FEN {fen!r}: {exc}") from None
-        if body.isdigit():
-            try:
-                return [g.from_numeric(int(body))]
-            except BitgamesError as exc:
-                raise InvalidFenError(f"FEN {fen!r}: {exc}") from None
         try:
+            if m:
+                lo, hi = int(m.group(1)), int(m.group(2))
+                if lo > hi:
+                    raise InvalidFenError(f"FEN {fen!r}: empty range {body!r}")
+                return [g.from_numeric(n) for n in range(lo, hi + 1)]
+            if body.isascii() and body.isdigit():
+                return [g.from_numeric(int(body))]
             return [g.square_index(body)]
-        except BitgamesError:
+        except InvalidFenError:
+            raise
+        except errors.BitgamesError:
             raise InvalidFenError(f"FEN {fen!r}: {body!r} is not a square") from None
 
     # -- moves -----------------------------------------------------------------------------
@@ -355,24 +448,27 @@ class Board:
         from bitgames.draughts import kernels
 
         w, b, k, side = self.bitboards()
-        moves = sorted((_move_from_packed(mv, path)
+        moves = sorted((_move_from_packed(mv, path, self.variant)
                         for mv, path in kernels.legal_moves(w, b, k, side, self._code)),
                        key=self._sort_key)
         self._cache = (self._state, moves)
         return moves
 
+    def generate_legal_moves(self) -> list[Move]:
+        """Every legal move, in notation order (a fresh list)."""
+        return list(self._legal())
+
+    def count_legal_moves(self) -> int:
+        return len(self._legal())
+
     def _sort_key(self, m: Move) -> tuple[int, ...]:
         if self.variant == "english":
-            return (g.numeric_square(m.start), *(g.numeric_square(x) for x in m.path))
-        return (*g.COORDS[m.start], *(c for x in m.path for c in g.COORDS[x]))
-
-    @property
-    def legal_moves(self) -> LegalMoves:
-        return LegalMoves(self)
+            return tuple(g.numeric_square(x) for x in m.squares())
+        return tuple(c for x in m.squares() for c in g.COORDS[x])
 
     def move_name(self, move: Move) -> str:
-        """``move`` in this variant's notation."""
-        return move.name(self.variant)
+        """``move`` in this variant's notation (``str(move)`` of the board's own moves)."""
+        return move.name() if move.variant == self.variant else self._as_move(move).name()
 
     def parse_move(self, text: str) -> Move:
         """The legal move written as ``text`` (``c3-d4``, ``c3:e5:g3``, ``c3:g3``, ``11-15``,
@@ -380,15 +476,11 @@ class Board:
         raw = text.strip()
         tokens = [t for t in re.split(r"[-:x]", raw.lower()) if t]
         if len(tokens) < 2:
-            raise IllegalMoveError(f"cannot read move {text!r}")
-        try:
-            squares = [g.from_numeric(int(t)) if t.isdigit() else g.square_index(t)
-                       for t in tokens]
-        except BitgamesError:
-            raise IllegalMoveError(f"cannot read move {text!r}: bad square") from None
+            raise InvalidMoveError(f"cannot read move {text!r}")
+        squares = [_read_square(t, f"move {text!r}")[0] for t in tokens]
         legal = self._legal()
         start, end = squares[0], squares[-1]
-        exact = [m for m in legal if [m.start, *m.path] == squares]
+        exact = [m for m in legal if m.squares() == squares]
         if exact:
             return exact[0]
         cands = [m for m in legal if m.start == start and m.end == end
@@ -401,7 +493,7 @@ class Board:
         if not cands:
             raise IllegalMoveError(f"illegal move {text!r} in {self.fen()}")
         if len(set(cands)) > 1:
-            names = ", ".join(self.move_name(m) for m in cands)
+            names = ", ".join(m.name() for m in cands)
             raise AmbiguousMoveError(f"move {text!r} is ambiguous: {names}")
         return cands[0]
 
@@ -411,20 +503,22 @@ class Board:
         for m in self._legal():
             if m == move:
                 return m
-        raise IllegalMoveError(f"illegal move {move!r} in {self.fen()}")
+        raise IllegalMoveError(f"illegal move {move} in {self.fen()}")
 
     def is_legal(self, move: Move | str) -> bool:
         try:
             self._as_move(move)
-        except IllegalMoveError:
+        except errors.BitgamesError:
             return False
         return True
 
     def push(self, move: Move | str) -> None:
         """Play a legal move (a :class:`Move` or its notation); :meth:`peek` returns it."""
+        self._push(self._as_move(move))
+
+    def _push(self, m: Move) -> None:
         from bitgames.draughts import kernels
 
-        m = self._as_move(move)
         s = self._state
         w, b, k, side = self.bitboards()
         packed = (m.captured | m.start << 32 | m.end << 37 | int(m.crowned) << 42)
@@ -463,48 +557,53 @@ class Board:
     def _key(self, s: _State) -> tuple[int, int, int, bool]:
         return s.white, s.black, s.kings, s.turn
 
+    def position_key(self) -> tuple[str, int, int, int, bool]:
+        return (self.variant, *self._key(self._state))
+
     def repetitions(self) -> int:
         """How many times the current position (with the side to move) has occurred."""
         key = self._key(self._state)
         return 1 + sum(1 for st in self._stack if self._key(st) == key)
 
-    def draw_reason(self) -> str | None:
-        """The draw rule that ends the game now, or None."""
+    def _draw(self) -> tuple[Termination, str] | None:
         r, s = self.draw_rules, self._state
         if r.repetition and self.repetitions() >= r.repetition:
-            return f"{r.repetition}-fold repetition"
+            return Termination.REPETITION, f"{r.repetition}-fold repetition"
         if r.kings_only and s.kings_only >= 2 * r.kings_only:
-            return f"{r.kings_only} moves with only kings moved and no capture"
+            return (Termination.MOVE_RULE,
+                    f"{r.kings_only} moves with only kings moved and no capture")
         if r.no_progress and s.no_progress >= 2 * r.no_progress:
-            return f"{r.no_progress} moves without a man move or capture"
+            return (Termination.MOVE_RULE,
+                    f"{r.no_progress} moves without a man move or capture")
         if r.three_kings_vs_one and s.lone >= 2 * r.three_kings_vs_one:
-            return f"3 kings against a lone king for {r.three_kings_vs_one} moves"
+            return (Termination.DRAW_RULE,
+                    f"3 kings against a lone king for {r.three_kings_vs_one} moves")
         if r.main_road and s.road >= 2 * r.main_road:
-            return f"lone king on the main road for {r.main_road} moves"
+            return Termination.DRAW_RULE, f"lone king on the main road for {r.main_road} moves"
         if s.white & s.kings and s.black & s.kings:
             pieces = popcount(s.white | s.black)
             limit = r.balance_4_5 if pieces in (4, 5) else (
                 r.balance_6_7 if pieces in (6, 7) else None)
             if limit and s.balance >= 2 * limit:
-                return f"{pieces}-piece ending unchanged for {limit} moves"
+                return (Termination.DRAW_RULE,
+                        f"{pieces}-piece ending unchanged for {limit} moves")
         return None
 
-    def is_game_over(self) -> bool:
-        return not self._legal() or self.draw_reason() is not None
+    def draw_reason(self) -> str | None:
+        """The draw rule that ends the game now, in words, or None."""
+        draw = self._draw()
+        return None if draw is None else draw[1]
 
-    def winner(self) -> Color | None:
-        """The winner of a finished game (the side to move lost if it has no move)."""
-        if self._legal() or self.draw_reason() is not None:
-            return None
-        return not self.turn
+    def outcome(self) -> Outcome | None:
+        """``NO_MOVES`` (the side to move lost), a draw rule's termination, or None.
 
-    def result(self) -> Literal["1-0", "0-1", "1/2-1/2", "*"]:
-        """``"1-0"`` White won, ``"0-1"`` Black won, ``"1/2-1/2"`` draw, ``"*"`` going on."""
+        >>> Board("W:W:Bd4").outcome()
+        Outcome(termination=<Termination.NO_MOVES: 'no moves'>, winner=False, score=None)
+        """
         if not self._legal():
-            return "0-1" if self.turn == WHITE else "1-0"
-        if self.draw_reason() is not None:
-            return "1/2-1/2"
-        return "*"
+            return Outcome(Termination.NO_MOVES, not self.turn)
+        draw = self._draw()
+        return None if draw is None else Outcome(draw[0], None)
 
     def copy(self, stack: bool = True) -> Board:
         board = Board.__new__(Board)
@@ -540,14 +639,25 @@ class Board:
         return f"{self.grid()}\n{status}"
 
     def __repr__(self) -> str:
-        return f"Board({self.fen()!r}, variant={self.variant!r})"
+        fen = self.fen()
+        if _fen_variant(fen) == self.variant:
+            return f"Board({fen!r})"
+        return f"Board({fen!r}, variant={self.variant!r})"
 
-    def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Board) and self.variant == other.variant
-                and self._key(self._state) == self._key(other._state))
 
-    def __hash__(self) -> int:
-        return hash((self.variant, self._key(self._state)))
+def _fen_variant(fen: str) -> str:
+    """The variant a FEN's square notation says: numbers English, letters Russian."""
+    kinds = set()
+    for part in fen.strip().strip('"').split(":")[1:]:
+        if part[:1].upper() in ("W", "B"):
+            for item in part[1:].split(","):
+                body = item.strip().lstrip("Kk")
+                if body:
+                    kinds.add(body[0].isdigit())
+    if len(kinds) > 1:
+        raise InvalidFenError(f"FEN {fen!r}: mixes numbers (English) and algebraic squares "
+                              "(Russian)")
+    return "english" if kinds == {True} else "russian"
 
 
 def _is_subsequence(small: list[int], big: list[int]) -> bool:
@@ -571,4 +681,6 @@ def _main_road_case(w: int, b: int, k: int) -> bool:
     return False
 
 
-__all__ = ["Board", "Move", "DrawRules", "LegalMoves", "WHITE", "BLACK"]
+__all__ = ["Board", "Move", "DrawRules", "WHITE", "BLACK", "Outcome", "Termination",
+           "DraughtsError", "InvalidPositionError", "InvalidFenError", "InvalidMoveError",
+           "IllegalMoveError", "AmbiguousMoveError"]

@@ -11,10 +11,14 @@ import argparse
 import json
 import os
 import sys
+import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from bitgames.cli import add_json_flag, emit
+
+T = TypeVar("T")
 
 
 def add_commands(sub: Any) -> None:
@@ -22,7 +26,8 @@ def add_commands(sub: Any) -> None:
     p = sub.add_parser("perft", help="count leaf positions of the move tree (rules check)",
                        description="Count the positions DEPTH plies deep (bulk counting at "
                        "the last ply; captures with the same start, end and captured set "
-                       "count once unless --all-paths).")
+                       "count once unless --all-paths). Ctrl-C stops the count: it prints "
+                       "the leaves counted so far and exits with 130.")
     p.add_argument("depth", type=int, help="plies")
     _variant_fen(p)
     p.add_argument("--divide", action="store_true", help="one count per root move")
@@ -42,7 +47,8 @@ def add_commands(sub: Any) -> None:
 
     p = sub.add_parser("analyze", help="search a position and print the engine's lines",
                        description="Search a position with iterative deepening, one line "
-                       "per depth (score in men for the side to move, PV).")
+                       "per depth (score in men for the side to move, PV). Ctrl-C stops "
+                       "the search: it prints the best move so far and exits with 130.")
     _variant_fen(p)
     _limits(p)
     add_json_flag(p)
@@ -54,7 +60,8 @@ def add_commands(sub: Any) -> None:
                        "with its 95%% interval.")
     p.add_argument("--variant", choices=["russian", "english"], default="russian")
     p.add_argument("--a", default="level:4", help="player A: level:N, depth:N, nodes:N, "
-                   "time:S or greedy (default level:4)")
+                   "time:S, greedy, or cmd:COMMAND for an outside Hub engine (its own "
+                   "level) (default level:4)")
     p.add_argument("--b", default="greedy", help="player B, same forms (default greedy)")
     p.add_argument("--openings", type=int, default=10, help="number of openings (default 10)")
     p.add_argument("--opening-plies", type=int, default=2, help="moves per opening")
@@ -73,8 +80,9 @@ def add_commands(sub: Any) -> None:
 
 
 def _variant_fen(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", choices=["russian", "english"], default="russian",
-                   help="rules (default russian)")
+    p.add_argument("--variant", choices=["russian", "english"],
+                   help="rules (default: the FEN's, numbers English, letters Russian; "
+                   "russian without a FEN)")
     p.add_argument("--fen", help="start position (default: the initial position)")
 
 
@@ -95,6 +103,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
     jit.ensure_warm("draughts")
+    from bitgames.core.engine import StopSignal, interruptible
     from bitgames.draughts import kernels
     from bitgames.draughts.board import _move_from_packed
 
@@ -104,73 +113,91 @@ def cmd_perft(args: argparse.Namespace) -> int:
     w, b, k, side = board.bitboards()
     code = board._code
     unique = not args.all_paths
+    stop = StopSignal()
     start = time.perf_counter()
-    if args.divide:
-        total = 0
-        for packed, path, count in kernels.divide(w, b, k, side, args.depth, code, unique):
-            move = board.move_name(_move_from_packed(packed, path))
-            total += count
-            emit({"move": move, "count": count}, args.json, f"{move} {count}")
-    else:
-        total = kernels.perft(w, b, k, side, args.depth, code, unique)
+    with interruptible(stop.set) as pressed:
+        print(f"perft {args.depth}: counting (Ctrl-C stops)", file=sys.stderr, flush=True)
+        if args.divide:
+            total = 0
+            rows = in_worker(lambda: kernels.divide(w, b, k, side, args.depth, code, unique,
+                                                    stop.flag))
+            for packed, path, count in rows:
+                move = str(_move_from_packed(packed, path, board.variant))
+                total += count
+                emit({"move": move, "count": count}, args.json, f"{move} {count}")
+        else:
+            total = in_worker(lambda: kernels.perft(w, b, k, side, args.depth, code, unique,
+                                                    stop.flag))
     seconds = time.perf_counter() - start
     rate = total / seconds if seconds > 0 else 0.0
-    emit({"depth": args.depth, "variant": args.variant, "fen": board.fen(), "count": total,
-          "seconds": round(seconds, 4), "leaves_per_second": round(rate)},
-         args.json, f"perft {args.depth}: {total}  ({seconds:.3f} s, {rate / 1e6:.1f} M/s)")
-    return 0
+    stopped = pressed[0]
+    emit({"depth": args.depth, "variant": board.variant, "fen": board.fen(), "count": total,
+          "time": round(seconds, 4), "leaves_per_second": round(rate), "stopped": stopped},
+         args.json, f"{'stopped: ' if stopped else ''}perft {args.depth}: {total}"
+         f"{' leaves so far' if stopped else ''}  ({seconds:.3f} s, {rate / 1e6:.1f} M/s)")
+    return 130 if stopped else 0
 
 
-def _engine_limits(args: argparse.Namespace) -> dict[str, Any]:
-    limits = {k: getattr(args, k) for k in ("depth", "nodes", "movetime", "level")}
-    if all(v is None for v in limits.values()):
-        limits["depth"] = 10
-    return limits
+def in_worker(job: Callable[[], T]) -> T:
+    """``job()`` run in a worker thread (a ``nogil`` kernel), the main thread waiting in
+    short joins: so a Ctrl-C handler runs at once and can raise the kernel's stop flag."""
+    box: list[T] = []
+    worker = threading.Thread(target=lambda: box.append(job()), daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.05)
+    if not box:
+        raise RuntimeError("the counting thread failed (see the traceback above)")
+    return box[0]
+
+
+def _engine_limit(args: argparse.Namespace) -> Any:
+    from bitgames.core.engine import Limit
+
+    if args.depth is None and args.nodes is None and args.movetime is None:
+        return Limit() if args.level is not None else Limit(depth=10)
+    return Limit(depth=args.depth, nodes=args.nodes, time=args.movetime)
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
     jit.ensure_warm("draughts")
-    from bitgames.draughts.search import Engine, SearchResult
+    from bitgames.core.engine import Info, interruptible
+    from bitgames.draughts.search import Engine
 
     board = _board(args)
     if board.is_game_over():
         raise ValueError(f"no search: the game is over ({board.result()})")
-    engine = Engine(board.variant)
+    engine = Engine(board.variant, level=args.level)
 
-    def info(r: SearchResult) -> None:
-        pv = " ".join(_pv_names(board, r.pv))
-        emit({"depth": r.depth, "score": r.score, "nodes": r.nodes,
-              "seconds": round(r.seconds, 3), "nps": round(r.nps), "pv": pv},
-             args.json, f"depth {r.depth:2d}  score {r.score_text():>10}  nodes {r.nodes:>10}"
-             f"  {r.seconds:6.2f} s  {pv}")
+    def info(r: Info) -> None:
+        pv = " ".join(str(m) for m in r.pv)
+        emit({"depth": r.depth, "score": r.score.to_dict() if r.score else None,
+              "nodes": r.nodes, "time": round(r.time, 3), "nps": round(r.nps), "pv": pv},
+             args.json, f"depth {r.depth:2d}  score {r.score!s:>12}  nodes {r.nodes:>10}"
+             f"  {r.time:6.2f} s  {pv}")
 
-    result = engine.search(board, info=info, **_engine_limits(args))
+    limit = _engine_limit(args)
+    with interruptible(engine.stop) as pressed:
+        result = in_worker(lambda: engine.search(board, limit, on_info=info))
     if result.move is not None:
-        best = board.move_name(result.move)
-        emit({"bestmove": best, "score": result.score}, args.json, f"best move {best}")
-    return 0
-
-
-def _pv_names(board: Any, pv: list[Any]) -> list[str]:
-    b = board.copy(stack=False)
-    out = []
-    for m in pv:
-        out.append(b.move_name(m))
-        b.push(m)
-    return out
+        score = result.score.to_dict() if result.score else None
+        emit({"bestmove": str(result.move), "score": score, "stopped": pressed[0]},
+             args.json, f"{'stopped: ' if pressed[0] else ''}best move {result.move}")
+    return 130 if pressed[0] else 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
     jit.ensure_warm("draughts")
-    from bitgames.draughts.board import WHITE, BitgamesError
+    from bitgames.core.errors import BitgamesError
+    from bitgames.draughts.board import WHITE
     from bitgames.draughts.search import Engine
 
     board = _board(args)
-    engine = Engine(board.variant)
+    engine = Engine(board.variant, level=args.level)
     human = WHITE if args.color == "white" else not WHITE
     while True:
         print(board, flush=True)
@@ -178,13 +205,13 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(f"result {board.result()}")
             return 0
         if board.turn != human:
-            r = engine.search(board, level=args.level)
-            assert r.move is not None
-            print(f"engine plays {board.move_name(r.move)}  (score {-r.score / 100:+.2f} "
-                  f"for you, depth {r.depth})", flush=True)
+            r = engine.search(board)
+            assert r.move is not None and r.score is not None
+            print(f"engine plays {r.move}  (score {-r.score} for you, depth {r.depth})",
+                  flush=True)
             board.push(r.move)
             continue
-        legal = [board.move_name(m) for m in board.legal_moves]
+        legal = [str(m) for m in board.legal_moves]
         print("your move (" + " ".join(legal) + "): ", end="", flush=True)
         line = sys.stdin.readline()
         if not line:
@@ -206,23 +233,36 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _player(spec: str, variant: str, seed: int) -> Any:
-    from bitgames.draughts.search import EnginePlayer, GreedyPlayer
+    from bitgames.core.engine import EnginePlayer, Limit
+    from bitgames.draughts.search import Engine, GreedyPlayer
 
     if spec == "greedy":
         return GreedyPlayer(seed)
     kind, _, value = spec.partition(":")
+    if kind == "cmd" and value.strip():
+        from bitgames.core.protocol import ProcessTransport
+        from bitgames.draughts.hub import HubClient
+
+        return HubClient(ProcessTransport(value), variant, timeout=120.0)
     try:
         if kind == "level":
-            return EnginePlayer(variant, level=int(value))
-        if kind == "depth":
-            return EnginePlayer(variant, depth=int(value))
-        if kind == "nodes":
-            return EnginePlayer(variant, nodes=int(value))
-        if kind == "time":
-            return EnginePlayer(variant, movetime=float(value))
+            return EnginePlayer(Engine(variant, level=int(value), tt_bits=18), name=spec)
+        limits = {"depth": lambda: Limit(depth=int(value)),
+                  "nodes": lambda: Limit(nodes=int(value)),
+                  "time": lambda: Limit(time=float(value))}
+        if kind in limits:
+            return EnginePlayer(Engine(variant, tt_bits=18), limits[kind](), name=spec)
     except ValueError:
         pass
-    raise ValueError(f"player {spec!r}: use level:N, depth:N, nodes:N, time:S or greedy")
+    raise ValueError(f"player {spec!r}: use level:N, depth:N, nodes:N, time:S, greedy or "
+                     "cmd:COMMAND")
+
+
+def chooser(player: Any) -> Any:
+    """A ``board -> move`` callable for the match runner from a core ``Player``."""
+    from bitgames.core.engine import Limit
+
+    return lambda board: player.play(board, Limit()).move
 
 
 def cmd_match(args: argparse.Namespace) -> int:
@@ -257,15 +297,20 @@ def cmd_match(args: argparse.Namespace) -> int:
              f"A {'first' if rec.a_first else 'second'} -> {rec.a_score}  "
              f"({rec.plies} plies)  running: {res.summary()}")
 
-    result = run_match(a, b, lambda: Board(variant=args.variant), openings=openings,
-                       max_plies=args.max_plies, on_game=on_game, previous=previous)
+    try:
+        result = run_match(chooser(a), chooser(b), lambda: Board(variant=args.variant),
+                           openings=openings, max_plies=args.max_plies, on_game=on_game,
+                           previous=previous)
+    finally:
+        a.close()
+        b.close()
     emit({"a": args.a, "b": args.b, **result.to_dict()}, args.json,
          f"{args.a} vs {args.b}: {result.summary()}")
     return 0
 
 
 def cmd_hub(args: argparse.Namespace) -> int:
-    from bitgames.draughts.hub import HubEngine
+    from bitgames.draughts.hub import HubSession
 
-    HubEngine().serve()
+    HubSession().serve()
     return 0

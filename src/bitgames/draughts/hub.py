@@ -11,10 +11,13 @@ while it runs; it always ends with ``done move=... [ponder=...]``. Only protocol
 stdout (each flushed); unknown commands are ignored; a bad line gets ``error message=...``
 and the engine keeps running; end of input quits.
 
->>> import io
->>> out = io.StringIO()
->>> HubEngine(out=out).run(["hub", "init", "ping", "quit"])
->>> print(out.getvalue().strip())
+>>> from bitgames.core.protocol import SessionHarness
+>>> hub = SessionHarness(HubSession)
+>>> for line in ["hub", "init", "ping", "quit"]:
+...     hub.send(line)
+>>> while True:
+...     line = hub.next_line(); print(line)
+...     if line == "pong": break
 id name=bitgames-draughts version=0.1.0 author="bitgames authors" country=none
 param name=variant value=russian type=enum values="russian english"
 param name=tt-bits value=20 type=int min=10 max=26
@@ -26,17 +29,18 @@ pong
 
 from __future__ import annotations
 
-import queue
+import math
 import shlex
-import sys
-import threading
-from collections.abc import Iterable
+from collections.abc import Callable
 from typing import TextIO
 
 from bitgames import __version__
-from bitgames.core.errors import BitgamesError
+from bitgames.core.engine import Info, Limit, Score, SearchResult, Unit
+from bitgames.core.errors import BitgamesError, EngineError
+from bitgames.core.protocol import Client, Command, Session, Transport
 from bitgames.draughts import geometry as g
-from bitgames.draughts.board import Board, Move
+from bitgames.draughts.board import VARIANTS, Board, Move
+from bitgames.draughts.search import WIN, Engine
 
 SQUARE_CHARS = {"w": (True, False), "b": (False, False), "W": (True, True),
                 "B": (False, True)}
@@ -165,221 +169,307 @@ def board_to_hub(board: Board) -> str:
     return Numbering("standard", board.variant).position(board)
 
 
-class HubEngine:
-    """The Hub engine loop; :meth:`run` reads commands, :meth:`serve` uses stdin/stdout."""
+def hub_score(score: Score | None) -> str:
+    """A score as Hub ``info`` lines give it: men, two decimals; a forced win in N plies is
+    ``300.00 - N/100`` (Scan's convention: a mate is far above any material score).
 
-    def __init__(self, out: TextIO | None = None, err: TextIO | None = None) -> None:
-        self.out = out or sys.stdout
-        self.err = err or sys.stderr
+    >>> hub_score(Score(1.25, Unit.MEN)), hub_score(Score.win_in(7, Unit.MEN))
+    ('1.25', '299.93')
+    """
+    if score is None:
+        return "0.00"
+    if score.plies is not None:
+        return f"{math.copysign((WIN - score.plies) / 100, score.value):.2f}"
+    return f"{score.value:.2f}"
+
+
+def hub_limit(args: dict[str, str]) -> Limit:
+    """The :class:`~bitgames.core.engine.Limit` of a ``level`` command's arguments."""
+    try:
+        if "depth" in args:
+            return Limit(depth=int(args["depth"]))
+        if "nodes" in args:
+            return Limit(nodes=int(args["nodes"]))
+        if "move-time" in args:
+            return Limit(time=float(args["move-time"]))
+        if "infinite" in args:
+            return Limit(infinite=True)
+        if "time" in args:
+            moves = int(args.get("moves", "0")) or None
+            return Limit(remaining=float(args["time"]), increment=float(args.get("inc", "0")),
+                         moves_to_go=moves)
+    except ValueError as exc:
+        raise BitgamesError(f"bad level values {args}: {exc}") from None
+    raise BitgamesError(f"level needs depth, nodes, move-time, time or infinite: {args}")
+
+
+class HubSession(Session):
+    """The Hub dialect of :class:`~bitgames.core.protocol.Session` (``bitgames draughts
+    hub``): ``<command> <arg>=<val> ...`` lines; a bad line gets ``error message=...``;
+    unknown commands are ignored (logged on stderr).
+
+    ``ping``, ``stop``, ``ponder-hit`` and ``quit`` are handled while a search runs; any
+    other command waits for it to end first. At the end of input a search in progress
+    finishes (an infinite one is stopped).
+    """
+
+    protocol = "hub"
+
+    def __init__(self, out: TextIO | None = None, log: TextIO | None = None) -> None:
+        super().__init__(out, log)
         self.variant = "russian"
         self.dialect = "standard"
         self.tt_bits = 20
         self.board = Board(variant=self.variant)
-        self.limits: dict[str, float | int | None] = {"depth": 8}
-        self._engine = None
-        self._lock = threading.Lock()
-        self._worker: threading.Thread | None = None
+        self.limit = Limit(depth=8)
+        self._engine: Engine | None = None
 
-    # -- output --------------------------------------------------------------------------
+    # -- the dialect ----------------------------------------------------------------------
 
-    def send(self, line: str) -> None:
-        with self._lock:
-            self.out.write(line + "\n")
-            self.out.flush()
+    def parse(self, line: str) -> Command | None:
+        """``name key=value ...`` (shlex quoting); ``set-param`` runs ``cmd_set_param``."""
+        tokens = shlex.split(line, posix=True)
+        if not tokens:
+            return None
+        name = tokens[0].replace("-", "_")
+        if name not in ("ping", "stop", "ponder_hit", "quit"):
+            self.wait()  # state changes wait for the search in progress
+        return Command(name, tokens[1:], line=line)
 
-    def log(self, text: str) -> None:
-        self.err.write(text + "\n")
-        self.err.flush()
-
-    def error(self, message: str) -> None:
+    def error(self, command: Command, message: str) -> None:
         self.send(f"error message={quote(message)}")
 
-    # -- engine ------------------------------------------------------------------------------
+    def unknown(self, command: Command) -> None:
+        self.log(f"ignored unknown command {command.name.replace('_', '-')!r}")
+
+    def halt(self) -> None:
+        if self._engine is not None:
+            self._engine.stop()
+
+    def stop_thinking(self) -> None:
+        """Stop the search (again until it has ended: a stop may arrive before the search
+        started, which clears the engine's stop signal) and wait for its ``done``."""
+        while self.thinking:
+            self.halt()
+            if self._worker is not None:
+                self._worker.join(0.05)
+        self.wait()
+
+    def finish(self) -> None:
+        if self.limit.infinite:
+            self.stop_thinking()
+        self.wait()
+
+    def think_failed(self, exc: Exception) -> None:
+        self.send(f"error message={quote(f'search failed: {exc}')}")
+
+    # -- the engine -----------------------------------------------------------------------
 
     @property
     def numbering(self) -> Numbering:
         return Numbering(self.dialect, self.variant)
 
     @property
-    def engine(self):  # type: ignore[no-untyped-def]
+    def engine(self) -> Engine:
         if self._engine is None or self._engine.variant != self.variant:
-            from bitgames.draughts.search import Engine
-
             self._engine = Engine(self.variant, tt_bits=self.tt_bits)
         return self._engine
 
-    def _search(self, engine, board: Board, mode: str) -> None:  # type: ignore[no-untyped-def]
-        from bitgames.draughts.search import SearchResult
-
+    def _search(self, engine: Engine, board: Board, limit: Limit) -> None:
         numbering = self.numbering
 
-        def info(r: SearchResult) -> None:
+        def info(r: Info) -> None:
             pv = " ".join(numbering.move_name(m) for m in r.pv)
             self.send(f"info depth={r.depth} mean-depth={r.seldepth} "
-                      f"score={r.score / 100:.2f} nodes={r.nodes} time={r.seconds:.3f} "
+                      f"score={hub_score(r.score)} nodes={r.nodes} time={r.time:.3f} "
                       f"nps={r.nps / 1e6:.2f} pv={quote(pv)}")
 
-        try:
-            limits = dict(self.limits)
-            result = engine.search(board, info=info, **limits)
-        except Exception as exc:  # the loop must survive anything
-            self.log(f"search failed: {exc!r}")
-            result = None
-        legal = list(board.legal_moves)
-        if result is None or result.move is None:
-            if not legal:
-                self.error("no legal move in this position")
-                return
-            self.send(f"done move={numbering.move_name(legal[0])}")
-            return
-        line = f"done move={numbering.move_name(result.move)}"
-        if len(result.pv) > 1:
+        result = engine.search(board, limit, on_info=info)
+        move = result.move or next(iter(board.legal_moves))
+        line = f"done move={numbering.move_name(move)}"
+        if result.move is not None and len(result.pv) > 1:
             line += f" ponder={numbering.move_name(result.pv[1])}"
         self.send(line)
 
-    def _wait_search(self) -> None:
-        if self._worker is not None:
-            self._worker.join()
-            self._worker = None
+    # -- commands -------------------------------------------------------------------------
 
-    def searching(self) -> bool:
-        return self._worker is not None and self._worker.is_alive()
+    def cmd_hub(self, args: list[str]) -> str:
+        return "\n".join([
+            f'id name=bitgames-draughts version={__version__} author="bitgames authors" '
+            "country=none",
+            f'param name=variant value={self.variant} type=enum values="russian english"',
+            f"param name=tt-bits value={self.tt_bits} type=int min=10 max=26",
+            f'param name=dialect value={self.dialect} type=enum values="standard pydraughts"',
+            "wait"])
 
-    # -- commands ------------------------------------------------------------------------------
+    def cmd_set_param(self, args: list[str]) -> None:
+        values = _args(args)
+        name, value = values.get("name", ""), values.get("value", "")
+        if name == "variant":
+            if value not in VARIANTS:
+                raise BitgamesError(f"unknown variant {value!r}")
+            self.variant = value
+            self.board = Board(variant=value)
+        elif name == "dialect":
+            Numbering(value, self.variant)  # checks the name
+            self.dialect = value
+        elif name == "tt-bits":
+            if not value.isdigit() or not 10 <= int(value) <= 26:
+                raise BitgamesError(f"tt-bits must be 10..26, got {value!r}")
+            self.tt_bits = int(value)
+            self._engine = None
 
-    def handle(self, line: str) -> bool:
-        """Process one line; False when the engine should quit."""
-        try:
+    def cmd_init(self, args: list[str]) -> str:
+        from bitgames.core import jit
+
+        jit.ensure_warm("draughts")  # says "compiling" on stderr the first time
+        self.engine.search(Board(variant=self.variant), Limit(depth=1))  # load the code
+        return "ready"
+
+    def cmd_new_game(self, args: list[str]) -> None:
+        if self._engine is not None:
+            self._engine.new_game()
+
+    def cmd_pos(self, args: list[str]) -> None:
+        values = _args(args)
+        numbering = self.numbering
+        board = numbering.board(values.get("pos", ""))
+        for text in values.get("moves", "").split():
+            board.push(numbering.parse_move(board, text))
+        self.board = board
+
+    def cmd_level(self, args: list[str]) -> None:
+        self.limit = hub_limit(_args(args))
+
+    def cmd_go(self, args: list[str]) -> None:
+        if not self.board.legal_moves:
+            raise BitgamesError("no legal move in this position")
+        engine = self.engine  # created here, so a "stop" always finds it
+        board, limit = self.board.copy(), self.limit
+        self.think(lambda: self._search(engine, board, limit))
+
+    def cmd_ping(self, args: list[str]) -> str:
+        return "pong"
+
+    def cmd_stop(self, args: list[str]) -> None:
+        self.stop_thinking()
+
+    def cmd_ponder_hit(self, args: list[str]) -> None:
+        pass
+
+
+def _args(tokens: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for tok in tokens:
+        key, _, value = tok.partition("=")
+        out[key] = value
+    return out
+
+
+class HubClient(Client):
+    """Drive an outside Hub engine (Scan and other Hub v2 engines, or our own ``bitgames
+    draughts hub``): a :class:`~bitgames.core.engine.Player` for matches.
+
+    The handshake (``hub`` ... ``wait``, ``set-param name=variant`` when the engine has
+    that parameter, ``init`` ... ``ready``) runs on construction; an engine whose variant
+    parameter does not offer ``variant`` (Scan: international rules) is refused with
+    :class:`~bitgames.core.errors.EngineError`. :meth:`play` sends the
+    game from its start position with its moves, the limit as a ``level`` command, ``go
+    think``, and reads the ``info`` lines up to ``done``. Squares use the standard
+    numbering (1 = b8 ... 32 = g1).
+    """
+
+    def __init__(self, transport: Transport, variant: str = "russian",
+                 timeout: float = 30.0) -> None:
+        super().__init__(transport, timeout)
+        self.variant = variant
+        self.numbering = Numbering("standard", variant)
+        self.params: dict[str, dict[str, str]] = {}
+        self.send("hub")
+        for line in self.read_until(lambda x: x.split()[:1] == ["wait"]):
             command, args = parse_line(line)
-        except ValueError as exc:
-            self.error(f"cannot parse line: {exc}")
-            return True
-        if not command:
-            return True
-        if command == "ping":
-            self.send("pong")
-            return True
-        if command == "stop":
-            if self._engine is not None and self.searching():
-                self._engine.stop()
-            self._wait_search()
-            return True
-        if command == "ponder-hit":
-            return True
-        if command == "quit":
-            if self._engine is not None and self.searching():
-                self._engine.stop()
-            self._wait_search()
-            return False
-        # anything else waits for a running search to finish
-        self._wait_search()
+            if command == "id" and args.get("name"):
+                self.name = args["name"]
+            elif command == "param" and "name" in args:
+                self.params[args["name"]] = args
+        if "variant" in self.params:
+            offered = self.params["variant"].get("values", "").split()
+            if offered and variant not in offered:
+                raise EngineError(f"engine {self.name!r} plays {', '.join(offered)}, "
+                                  f"not {variant}")
+            self.send(f"set-param name=variant value={variant}")
+        self.send("init")
+        self._read_ok(lambda x: x.split()[:1] == ["ready"], timeout=max(timeout, 300.0))
+
+    def _read_ok(self, done: Callable[[str], bool], timeout: float | None = None,
+                 ) -> list[str]:
+        lines = self.read_until(lambda x: done(x) or x.startswith("error"), timeout)
+        if lines[-1].startswith("error"):
+            raise EngineError(f"engine {self.name!r}: {lines[-1]}")
+        return lines
+
+    def new_game(self) -> None:
+        self.send("new-game")
+
+    def play(self, board: Board, limit: Limit) -> SearchResult:
+        """Ask the engine for its move in ``board``; :class:`EngineError` for a move that
+        is not legal, an ``error`` reply or no answer in time."""
+        start = board.copy()
+        while start.move_stack:
+            start.pop()
+        names = [self.numbering.move_name(move) for move in board.move_stack]
+        line = f"pos pos={self.numbering.position(start)}"
+        if names:
+            line += f' moves="{" ".join(names)}"'
+        self.send(line)
+        level = _level_line(limit)
+        if level:
+            self.send(level)
+        self.send("go think")
+        wait = None
+        if limit.time is not None or limit.remaining is not None:
+            wait = (limit.time or limit.remaining or 0.0) + self.timeout
+        lines = self._read_ok(lambda x: x.split()[:1] == ["done"], wait)
+        info: dict[str, str] = {}
+        for text in lines:
+            command, args = parse_line(text)
+            if command == "info":
+                info.update(args)
+        _, done = parse_line(lines[-1])
         try:
-            self._dispatch(command, args)
+            move = self.numbering.parse_move(board, done.get("move", ""))
         except BitgamesError as exc:
-            self.error(str(exc))
-        return True
+            raise EngineError(f"engine {self.name!r} played {done.get('move')!r}: {exc}"
+                              ) from None
+        return SearchResult(move, _info_score(info.get("score")), [move],
+                            int(info.get("depth", 0) or 0), int(info.get("nodes", 0) or 0),
+                            float(info.get("time", 0) or 0))
 
-    def _dispatch(self, command: str, args: dict[str, str]) -> None:
-        if command == "hub":
-            self.send(f"id name=bitgames-draughts version={__version__} "
-                      f'author="bitgames authors" country=none')
-            self.send(f"param name=variant value={self.variant} type=enum "
-                      f'values="russian english"')
-            self.send(f"param name=tt-bits value={self.tt_bits} type=int min=10 max=26")
-            self.send(f"param name=dialect value={self.dialect} type=enum "
-                      f'values="standard pydraughts"')
-            self.send("wait")
-        elif command == "set-param":
-            name, value = args.get("name", ""), args.get("value", "")
-            if name == "variant":
-                if value not in ("russian", "english"):
-                    raise BitgamesError(f"unknown variant {value!r}")
-                self.variant = value
-                self.board = Board(variant=value)
-            elif name == "dialect":
-                Numbering(value, self.variant)  # checks the name
-                self.dialect = value
-            elif name == "tt-bits":
-                if not value.isdigit() or not 10 <= int(value) <= 26:
-                    raise BitgamesError(f"tt-bits must be 10..26, got {value!r}")
-                self.tt_bits = int(value)
-                self._engine = None
-        elif command == "init":
-            from bitgames.core import jit
-
-            jit.ensure_warm("draughts")  # says "compiling" on stderr the first time
-            self.engine.search(Board(variant=self.variant), depth=1)  # load compiled code
-            self.send("ready")
-        elif command == "new-game":
-            if self._engine is not None:
-                self._engine.new_game()
-        elif command == "pos":
-            numbering = self.numbering
-            board = numbering.board(args.get("pos", ""))
-            for text in args.get("moves", "").split():
-                board.push(numbering.parse_move(board, text))
-            self.board = board
-        elif command == "level":
-            self.limits = self._level(args)
-        elif command == "go":
-            if not self.board.legal_moves:
-                raise BitgamesError("no legal move in this position")
-            mode = next(iter(args), "think")
-            engine = self.engine  # created here, so a "stop" always finds it
-            engine.stop_requested = False
-            self._worker = threading.Thread(target=self._search,
-                                            args=(engine, self.board.copy(), mode),
-                                            daemon=True)
-            self._worker.start()
-        else:
-            self.log(f"ignored unknown command {command!r}")
-
-    def _level(self, args: dict[str, str]) -> dict[str, float | int | None]:
+    def close(self) -> None:
         try:
-            if "depth" in args:
-                return {"depth": int(args["depth"])}
-            if "nodes" in args:
-                return {"nodes": int(args["nodes"])}
-            if "move-time" in args:
-                return {"movetime": float(args["move-time"])}
-            if "infinite" in args:
-                return {"depth": 100}
-            if "time" in args:
-                remaining = float(args["time"])
-                moves = int(args.get("moves", "0")) or 30
-                inc = float(args.get("inc", "0"))
-                return {"movetime": max(0.01, min(remaining / moves + 0.8 * inc,
-                                                  remaining * 0.5))}
-        except ValueError as exc:
-            raise BitgamesError(f"bad level values {args}: {exc}") from None
-        raise BitgamesError(f"level needs depth, nodes, move-time, time or infinite: {args}")
+            self.send("quit")
+        except EngineError:
+            pass
+        super().close()
 
-    # -- loops ---------------------------------------------------------------------------------
 
-    def run(self, lines: Iterable[str]) -> None:
-        """Process ``lines`` in order (searches finish before the next non-ping line)."""
-        for line in lines:
-            if not self.handle(line.rstrip("\n")):
-                return
-        self._wait_search()
+def _level_line(limit: Limit) -> str:
+    if limit.depth is not None:
+        return f"level depth={limit.depth}"
+    if limit.nodes is not None:
+        return f"level nodes={limit.nodes}"
+    if limit.time is not None:
+        return f"level move-time={limit.time:g}"
+    if limit.remaining is not None:
+        moves = f" moves={limit.moves_to_go}" if limit.moves_to_go else ""
+        return f"level time={limit.remaining:g} inc={limit.increment:g}{moves}"
+    return ""
 
-    def serve(self, stdin: TextIO | None = None) -> None:
-        """Read stdin in a thread so ``ping``/``stop`` reach a running search; quit on EOF."""
-        stream = stdin or sys.stdin
-        lines: queue.Queue[str | None] = queue.Queue()
 
-        def reader() -> None:
-            for line in stream:
-                lines.put(line)
-            lines.put(None)
-
-        threading.Thread(target=reader, daemon=True).start()
-        while True:
-            line = lines.get()
-            if line is None:
-                if self._engine is not None and self.searching():
-                    self._engine.stop()
-                self._wait_search()
-                return
-            if not self.handle(line.rstrip("\n")):
-                return
+def _info_score(text: str | None) -> Score | None:
+    if not text:
+        return None
+    try:
+        return Score(float(text), Unit.MEN)
+    except ValueError:
+        return None

@@ -527,9 +527,9 @@ def make_move(w: np.uint64, b: np.uint64, k: np.uint64, side: int,
     return w, b, k, 1 - side
 
 
-@njit(_nrt=False)
+@njit(nogil=True, _nrt=False)  # nogil: a Ctrl-C handler can run while it counts
 def _perft(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, variant: int,
-           unique: int, buf: np.ndarray, ply: int) -> int:
+           unique: int, buf: np.ndarray, ply: int, stop: np.ndarray) -> int:
     if depth == 1:
         n = count_fast(w, b, k, side, variant)
         if n < 0:
@@ -546,8 +546,10 @@ def _perft(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, vari
             total += c
         return total
     for i in range(n):
+        if stop[0] != 0:  # polled above the last two plies: microseconds apart
+            break
         w2, b2, k2, s2 = make_move(w, b, k, side, buf[ply, i, 0])
-        total += _perft(w2, b2, k2, s2, depth - 1, variant, unique, buf, ply + 1)
+        total += _perft(w2, b2, k2, s2, depth - 1, variant, unique, buf, ply + 1, stop)
     return total
 
 
@@ -557,16 +559,19 @@ def new_buffer(plies: int = MAX_PLY) -> np.ndarray:
 
 
 def perft(w: Bits, b: Bits, k: Bits, side: int, depth: int, variant: int,
-          unique: bool = True) -> int:
+          unique: bool = True, stop: np.ndarray | None = None) -> int:
     """Leaf count of the move tree ``depth`` plies deep (bulk-counted at the last ply).
 
     ``unique`` counts captures with the same start, end and captured set once; ``False``
-    counts every landing-square path.
+    counts every landing-square path. ``stop`` (an ``int64`` array of one, a
+    :class:`~bitgames.core.engine.StopSignal`'s ``flag``) ends the count early once it is
+    non-zero: the leaves counted so far are returned.
     """
     if depth <= 0:
         return 1
+    flag = np.zeros(1, dtype=np.int64) if stop is None else stop
     return int(_perft(U(w), U(b), U(k), np.int64(side), np.int64(depth), np.int64(variant),
-                      np.int64(1 if unique else 0), new_buffer(depth + 1), np.int64(0)))
+                      np.int64(1 if unique else 0), new_buffer(depth + 1), np.int64(0), flag))
 
 
 def path_of(row: np.ndarray) -> list[int]:
@@ -576,30 +581,38 @@ def path_of(row: np.ndarray) -> list[int]:
     return [(p0 >> 5 * j & 31) if j < 12 else (p1 >> 5 * (j - 12) & 31) for j in range(plen)]
 
 
-@njit(_nrt=False)
+@njit(nogil=True, _nrt=False)
 def _divide(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, variant: int,
-            unique: int, buf: np.ndarray, counts: np.ndarray) -> int:
+            unique: int, buf: np.ndarray, counts: np.ndarray, stop: np.ndarray) -> int:
     zero = np.int64(0)
     n = gen_moves(w, b, k, side, variant, buf, zero, unique)
     one = zero + 1
     for i in range(n):
+        if stop[0] != 0:
+            break
         if depth <= 1:
             counts[i] = 1
         else:
             w2, b2, k2, s2 = make_move(w, b, k, side, buf[0, i, 0])
-            counts[i] = _perft(w2, b2, k2, s2, depth - 1, variant, unique, buf, one)
+            counts[i] = _perft(w2, b2, k2, s2, depth - 1, variant, unique, buf, one, stop)
     return n
 
 
 def divide(w: Bits, b: Bits, k: Bits, side: int, depth: int, variant: int,
-           unique: bool = True) -> list[tuple[int, list[int], int]]:
-    """Per root move: (packed move, landing squares, leaf count ``depth - 1`` plies below)."""
+           unique: bool = True, stop: np.ndarray | None = None,
+           ) -> list[tuple[int, list[int], int]]:
+    """Per root move: (packed move, landing squares, leaf count ``depth - 1`` plies below).
+
+    Stopped by ``stop`` (see :func:`perft`), it lists the root moves counted so far, the
+    last one with a partial count.
+    """
     buf = new_buffer(depth + 1)
-    counts = np.zeros(MAX_MOVES, dtype=np.int64)
+    counts = np.full(MAX_MOVES, -1, dtype=np.int64)
+    flag = np.zeros(1, dtype=np.int64) if stop is None else stop
     n = _divide(U(w), U(b), U(k), np.int64(side), np.int64(max(depth, 1)), np.int64(variant),
-                np.int64(1 if unique else 0), buf, counts)
+                np.int64(1 if unique else 0), buf, counts, flag)
     return [(int(buf[0, i, 0]) & KEY_MASK_INT, path_of(buf[0, i]), int(counts[i]))
-            for i in range(n)]
+            for i in range(n) if counts[i] >= 0]
 
 
 KEY_MASK_INT = (1 << 43) - 1

@@ -9,23 +9,19 @@ must capture has no "stand pat").
 :class:`Engine` drives it from Python: iterative deepening, limits by depth, nodes or time,
 and :data:`LEVELS` for people.
 
->>> from bitgames.draughts.board import Board
->>> engine = Engine("russian")
->>> board = Board("W:Wa1,c3:Bd4,f6")
->>> result = engine.search(board, depth=6)
->>> board.move_name(result.move), result.score_text()
-('c3:e5:g7', 'win in 1')
+See :class:`Engine` for an example.
 """
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
 
+from bitgames.core import engine as core_engine
 from bitgames.core.bits import ctz, popcount
+from bitgames.core.engine import InfoCallback, Limit, Score, SearchResult, Unit
 from bitgames.core.jit import njit, register_warmup
 from bitgames.draughts import board as board_mod
 from bitgames.draughts.eval import default_weights, evaluate
@@ -50,7 +46,7 @@ _rng = np.random.default_rng(20261121)
 ZOBRIST = _rng.integers(0, 2**63, size=4 * 32 + 1, dtype=np.int64).astype(np.uint64)
 ZOBRIST_SIDE = U(ZOBRIST[128])
 
-#: Levels for people: (maximum depth, seconds per move).
+#: What each engine level sets: (maximum depth, seconds per move); see :class:`Engine`.
 LEVELS: dict[int, tuple[int, float]] = {
     1: (1, 0.1), 2: (2, 0.1), 3: (3, 0.2), 4: (4, 0.3), 5: (6, 0.5), 6: (8, 1.0),
     7: (10, 2.0), 8: (14, 4.0), 9: (20, 8.0), 10: (40, 15.0),
@@ -77,6 +73,36 @@ def zobrist(w: np.uint64, b: np.uint64, k: np.uint64, side: int) -> np.uint64:
     if side != 0:
         h ^= ZOBRIST_SIDE
     return h
+
+
+@njit(_nrt=False)
+def value_to_tt(value: int, ply: int) -> int:
+    """A score as the transposition table keeps it: a forced win or loss counted from the
+    node (``WIN - plies from here``), not from the root, so that it reads right when the
+    position comes back at another ply (Stockfish's ``value_to_tt``).
+
+    >>> value_to_tt(WIN - 7, 3), value_to_tt(-WIN + 7, 3), value_to_tt(25, 3)
+    (29996, -29996, 25)
+    """
+    if value >= WIN - MAX_PLY:
+        return value + ply
+    if value <= -WIN + MAX_PLY:
+        return value - ply
+    return value
+
+
+@njit(_nrt=False)
+def value_from_tt(value: int, ply: int) -> int:
+    """The inverse of :func:`value_to_tt` at the ply where the entry is read.
+
+    >>> value_from_tt(value_to_tt(WIN - 7, 3), 5), value_from_tt(value_to_tt(-WIN + 4, 2), 2)
+    (29991, -29996)
+    """
+    if value >= WIN - MAX_PLY:
+        return value - ply
+    if value <= -WIN + MAX_PLY:
+        return value + ply
+    return value
 
 
 @njit(_nrt=False)
@@ -135,7 +161,7 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
         tt_move = U(data & 0x7FF_FFFF_FFFF)
         tdepth = (data >> 43) & 0xFF
         flag = (data >> 51) & 3
-        tscore = tt_val[slot, 1]
+        tscore = value_from_tt(tt_val[slot, 1], ply)
         if ply > 0 and tdepth >= depth:
             if flag == EXACT:
                 return tscore
@@ -214,61 +240,77 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
     tt_key[slot] = key
     tt_val[slot, 0] = np.int64(best_move) | (np.int64(min(depth, 255)) << 43) | (
         np.int64(flag) << 51)
-    tt_val[slot, 1] = best
+    tt_val[slot, 1] = value_to_tt(best, ply)
     return best
 
 
-@dataclass
-class SearchResult:
-    """The outcome of a search: best move, score (centi-men, side to move), the PV."""
-
-    move: board_mod.Move | None
-    score: int
-    depth: int
-    nodes: int
-    seconds: float
-    pv: list[board_mod.Move] = field(default_factory=list)
-    seldepth: int = 0
-
-    @property
-    def nps(self) -> float:
-        return self.nodes / self.seconds if self.seconds > 0 else 0.0
-
-    def score_text(self) -> str:
-        """The score for people: ``+1.25`` (men) or ``win in 7`` / ``loss in 4`` (plies)."""
-        if abs(self.score) >= WIN - MAX_PLY:
-            plies = WIN - abs(self.score)
-            return f"{'win' if self.score > 0 else 'loss'} in {plies}"
-        return f"{self.score / 100:+.2f}"
+def moves_left(board: board_mod.Board) -> int:
+    """Our moves the game is expected to last still: 10 plus one per piece on the board
+    (34 at the start, 12 with two pieces left). The time manager shares the clock by it."""
+    return 10 + popcount(board.white | board.black)
 
 
-InfoCallback = Callable[[SearchResult], None]
+def to_score(raw: int) -> Score:
+    """A kernel score (centi-men for the side to move, ``+-(WIN - plies)`` for a forced
+    end) as a core :class:`~bitgames.core.engine.Score` in :attr:`Unit.MEN`.
+
+    >>> to_score(125), str(to_score(WIN - 7)), str(to_score(-WIN + 4))
+    (Score(1.25, Unit.MEN), 'win in 7', 'loss in 4')
+    """
+    if abs(raw) >= WIN - MAX_PLY:
+        win = Score.win_in(WIN - abs(raw), Unit.MEN)
+        return win if raw > 0 else -win
+    return Score(raw / 100, Unit.MEN)
 
 
-class Engine:
+class Engine(core_engine.Engine):
     """A draughts engine for one variant; keeps its transposition table between moves.
 
-    Limits (any combination; the search stops at the first one reached): ``depth`` plies,
-    ``nodes``, ``movetime`` seconds; or a ``level`` from :data:`LEVELS`.
+    ``search(board, Limit(...))``: any combination of ``depth`` plies, ``nodes``, ``time``
+    per move or a game clock (shared over :func:`moves_left` moves by the core
+    :class:`~bitgames.core.engine.TimeManager`); the search stops at the first limit
+    reached. ``Limit()`` (or none) plays at the engine's ``level``, which sets a maximum
+    depth and seconds per move (:data:`LEVELS`):
+
+    ======  =====  =======      ======  =====  =======
+    level   depth  seconds      level   depth  seconds
+    ======  =====  =======      ======  =====  =======
+    1       1      0.1          6       8      1.0
+    2       2      0.1          7       10     2.0
+    3       3      0.2          8       14     4.0
+    4       4      0.3          9       20     8.0
+    5       6      0.5          10      40     15.0
+    ======  =====  =======      ======  =====  =======
+
+    Scores are in :attr:`Unit.MEN` for the side to move (one man = 1.0); a forced end is
+    ``Score.win_in(plies)`` or its negation.
+
+    >>> from bitgames.core.engine import Limit
+    >>> from bitgames.draughts.board import Board
+    >>> result = Engine("russian").search(Board("W:Wa1,c3:Bd4,f6"), Limit(depth=6))
+    >>> str(result.move), str(result.score)
+    ('c3:e5:g7', 'win in 1')
     """
 
-    def __init__(self, variant: str = "russian", tt_bits: int = 20,
-                 weights: np.ndarray | None = None) -> None:
+    unit = Unit.MEN
+
+    def __init__(self, variant: str = "russian", level: int | None = None,
+                 tt_bits: int = 20, weights: np.ndarray | None = None) -> None:
         self.variant = variant
-        self.weights = default_weights(variant) if weights is None else weights
         self._code = board_mod._variant_code(variant)
+        super().__init__(level)
+        self.weights = default_weights(variant) if weights is None else weights
         self.tt_key = np.zeros(1 << tt_bits, dtype=np.uint64)
         self.tt_val = np.zeros((1 << tt_bits, 2), dtype=np.int64)
         self.killers = np.zeros((MAX_PLY, 2), dtype=np.uint64)
         self.history = np.zeros(32 * 32, dtype=np.int64)
         self.buf = new_buffer(MAX_PLY)
-        self.stop_requested = False
         self._stats = np.zeros(8, dtype=np.int64)
+        # the kernel stops once its node count reaches stats[S_LIMIT]: a stop writes 1 there
+        self.stop_signal.attach(self._stats, S_LIMIT)
 
-    def stop(self) -> None:
-        """Ask a running search (in another thread) to return as soon as it can."""
-        self.stop_requested = True
-        self._stats[S_LIMIT] = 0
+    def _apply_level(self, n: int) -> None:
+        self.level_depth, self.level_time = LEVELS[n]
 
     def new_game(self) -> None:
         """Forget everything learnt (transposition table, killers, history)."""
@@ -277,41 +319,37 @@ class Engine:
         self.killers[:] = 0
         self.history[:] = 0
 
-    def search(self, board: board_mod.Board, depth: int | None = None,
-               nodes: int | None = None, movetime: float | None = None,
-               level: int | None = None, info: InfoCallback | None = None) -> SearchResult:
-        """Search ``board`` and return the best move found within the limits."""
+    def search(self, board: board_mod.Board, limit: Limit | None = None,
+               on_info: InfoCallback | None = None) -> SearchResult:
+        """Search ``board`` (not changed) and return the best move found within ``limit``."""
         if board.variant != self.variant:
             raise board_mod.DraughtsError(
                 f"engine plays {self.variant}, board is {board.variant}")
-        if level is not None:
-            if level not in LEVELS:
-                raise board_mod.DraughtsError(f"level must be 1..{max(LEVELS)}, got {level}")
-            depth, movetime = LEVELS[level]
-        if depth is None and nodes is None and movetime is None:
-            depth = 8
-        max_depth = min(depth or MAX_PLY - 10, MAX_PLY - 10)
-        node_limit = nodes if nodes is not None else 1 << 62
+        if limit is None or limit.is_empty():
+            limit = Limit(depth=self.level_depth, time=self.level_time)
+        stop = self.stop_signal
+        stop.clear()
+        budget = self.time_manager.budget(limit, [1.0] * moves_left(board))
+        max_depth = min(limit.depth or MAX_PLY - 10, MAX_PLY - 10)
+        node_limit = limit.nodes if limit.nodes is not None else 1 << 62
         legal = list(board.legal_moves)
         start = time.perf_counter()
         if not legal:
-            return SearchResult(None, -WIN, 0, 0, 0.0)
+            return SearchResult(None, to_score(-WIN))
+        if budget.maximum < math.inf:
+            stop.arm(budget.maximum)
         w, b, k, side = board.bitboards()
         stats = self._stats
         rep = self._repetition_keys(board)
         self.killers[:] = 0
         self.history //= 4
-        result = SearchResult(legal[0], 0, 0, 0, 0.0, [legal[0]])
+        result = SearchResult(legal[0], Score(0.0, Unit.MEN), [legal[0]])
         total_nodes = 0
+        out_of_time = False
         for d in range(1, max_depth + 1):
-            limit = node_limit - total_nodes
-            if movetime is not None:
-                elapsed = time.perf_counter() - start
-                rate = total_nodes / elapsed if elapsed > 0.05 else 1.5e6
-                limit = min(limit, max(int((movetime - elapsed) * rate), 1000))
             stats[:] = 0
-            stats[S_LIMIT] = limit
-            if self.stop_requested:
+            stats[S_LIMIT] = node_limit - total_nodes
+            if stop.is_set():
                 stats[S_LIMIT] = 0
             score = _pvs(U(w), U(b), U(k), np.int64(side), np.int64(d), np.int64(-INF),
                          np.int64(INF), np.int64(0), np.int64(self._code), self.buf,
@@ -319,25 +357,24 @@ class Engine:
                          self.weights, rep)
             total_nodes += int(stats[S_NODES])
             elapsed = time.perf_counter() - start
-            aborted = stats[S_ABORT] != 0
-            best = int(stats[S_BEST])
-            if aborted and d > 1:
-                result.nodes, result.seconds = total_nodes, elapsed
+            if stats[S_ABORT] != 0 and d > 1:
+                result.nodes, result.time = total_nodes, elapsed
                 break
-            move = self._move_of(board, best) or legal[0]
-            result = SearchResult(move, int(score), d, total_nodes, elapsed,
-                                  self._pv(board, move, d), int(stats[S_SELDEPTH]))
-            if info is not None:
-                info(result)
-            if len(legal) == 1 and movetime is not None:
+            move = self._move_of(board, int(stats[S_BEST])) or legal[0]
+            result = SearchResult(move, to_score(int(score)), self._pv(board, move, d), d,
+                                  total_nodes, elapsed, seldepth=int(stats[S_SELDEPTH]))
+            if on_info is not None:
+                on_info(result.info())
+            if abs(int(score)) >= WIN - MAX_PLY or total_nodes >= node_limit or stop.is_set():
                 break
-            if abs(result.score) >= WIN - MAX_PLY:
-                break
-            if movetime is not None and elapsed > movetime * 0.45:
-                break
-            if total_nodes >= node_limit or self.stop_requested:
-                break
-        self.stop_requested = False
+            if budget.optimum < math.inf:
+                if len(legal) == 1:  # nothing to choose: answer at once
+                    break
+                if elapsed > budget.optimum * 0.45:  # the next iteration would not end
+                    out_of_time = True
+                    break
+        stop.disarm()
+        result.ended = stop.end(completed=not out_of_time)
         return result
 
     @staticmethod
@@ -367,7 +404,8 @@ class Engine:
                 return m
         return None
 
-    def _pv(self, board: board_mod.Board, first: board_mod.Move, depth: int) -> list:
+    def _pv(self, board: board_mod.Board, first: board_mod.Move, depth: int,
+            ) -> list[board_mod.Move]:
         pv = [first]
         b = board.copy(stack=False)
         b.push(first)
@@ -389,27 +427,9 @@ class Engine:
         return pv
 
 
-class EnginePlayer:
-    """A match/GUI player: an :class:`Engine` with fixed limits (``choose_move(board)``)."""
-
-    def __init__(self, variant: str = "russian", level: int | None = None,
-                 depth: int | None = None, nodes: int | None = None,
-                 movetime: float | None = None, tt_bits: int = 18,
-                 weights: np.ndarray | None = None) -> None:
-        self.engine = Engine(variant, tt_bits=tt_bits, weights=weights)
-        self.limits = {"level": level, "depth": depth, "nodes": nodes, "movetime": movetime}
-        self.name = (f"level {level}" if level else f"depth {depth}" if depth
-                     else f"nodes {nodes}" if nodes else f"{movetime} s")
-
-    def choose_move(self, board: board_mod.Board) -> board_mod.Move:
-        result = self.engine.search(board, **self.limits)  # type: ignore[arg-type]
-        if result.move is None:
-            raise board_mod.DraughtsError("no legal move: the game is over")
-        return result.move
-
-
 class GreedyPlayer:
-    """The 1-ply baseline: takes the move that leaves the best material (ties at random)."""
+    """The 1-ply baseline :class:`~bitgames.core.engine.Player`: takes the move that leaves
+    the best material (ties at random)."""
 
     name = "greedy"
 
@@ -418,9 +438,13 @@ class GreedyPlayer:
 
         self.rng = random.Random(seed)
 
-    def choose_move(self, board: board_mod.Board) -> board_mod.Move:
-        from bitgames.core.bits import popcount as pc
+    def new_game(self) -> None:
+        pass
 
+    def close(self) -> None:
+        pass
+
+    def play(self, board: board_mod.Board, limit: Limit | None = None) -> SearchResult:
         king = 2.5 if board.variant == "russian" else 1.5
         best: list[board_mod.Move] = []
         best_score = -1e9
@@ -429,13 +453,13 @@ class GreedyPlayer:
             b.push(m)
             own = b.black if board.turn == board_mod.WHITE else b.white
             mine = b.white if board.turn == board_mod.WHITE else b.black
-            score = (pc(mine & ~b.kings) + king * pc(mine & b.kings)
-                     - pc(own & ~b.kings) - king * pc(own & b.kings))
+            score = (popcount(mine & ~b.kings) + king * popcount(mine & b.kings)
+                     - popcount(own & ~b.kings) - king * popcount(own & b.kings))
             if score > best_score + 1e-9:
                 best, best_score = [m], score
             elif abs(score - best_score) < 1e-9:
                 best.append(m)
-        return self.rng.choice(best)
+        return SearchResult(self.rng.choice(best) if best else None)
 
 
 def opening_lines(variant: str, plies: int = 2) -> list[list[board_mod.Move]]:
@@ -455,4 +479,4 @@ def opening_lines(variant: str, plies: int = 2) -> list[list[board_mod.Move]]:
 @register_warmup("draughts")
 def _warm() -> None:
     for variant in board_mod.VARIANTS:
-        Engine(variant, tt_bits=10).search(board_mod.Board(variant=variant), depth=3)
+        Engine(variant, tt_bits=10).search(board_mod.Board(variant=variant), Limit(depth=3))
