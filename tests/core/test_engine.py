@@ -107,6 +107,19 @@ def test_time_manager_never_loses_on_time() -> None:
         assert remaining > 0
 
 
+def test_the_last_move_before_a_time_control_may_use_the_rest() -> None:
+    budget = TimeManager().budget(Limit(remaining=5.0, moves_to_go=1), [1.0] * 30)
+    assert 4.0 < budget.maximum < 5.0  # a byo-yomi period of one stone
+
+
+def test_run_in_worker_returns_and_raises() -> None:
+    from bitgames.core.engine import run_in_worker
+
+    assert run_in_worker(lambda: threading.current_thread().name) == "bitgames-worker"
+    with pytest.raises(ZeroDivisionError):
+        run_in_worker(lambda: 1 // 0)
+
+
 def test_time_manager_fixed_and_unlimited() -> None:
     tm = TimeManager()
     assert tm.budget(Limit(time=1.5), [1.0]).maximum == 1.5

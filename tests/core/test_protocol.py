@@ -43,6 +43,9 @@ class Counter(Session):
 
         self.think(job)
 
+    def cmd_set_param(self, args: list[str]) -> str:
+        return "set " + " ".join(args)
+
     def cmd_boom(self, args: list[str]) -> None:
         raise RuntimeError("kaboom")
 
@@ -86,6 +89,7 @@ def test_bad_lines_get_an_error_and_leave_the_state_alone() -> None:
         ("add", ["error: list index out of range"]),
         ("frobnicate", ["error: unknown command: frobnicate"]),
         ("boom", ["error: internal error: kaboom"]),
+        ("set-param x 1", ["set x 1"]),
         ("", []),
         ("total", ["2"]),
     ])
@@ -99,6 +103,28 @@ def test_quit_ends_the_session_and_stops_thinking() -> None:
     assert h.session.handle("quit") is False
     h.expect("slow done")
     assert not h.session.thinking and h.session.halted.is_set()
+
+
+def test_a_stop_before_the_search_starts_is_not_lost() -> None:
+    """The worker clears the stop flag when it starts (as a search does); stop_thinking
+    repeats the stop until the worker has ended."""
+    h = SessionHarness(Counter)
+    started = threading.Event()
+
+    def job() -> None:
+        started.wait(5)
+        h.session.halted.clear()  # the search begins: a stop sent earlier is forgotten
+        h.session.halted.wait(10)
+        h.session.send("stopped")
+
+    h.session.think(job)
+    stopper = threading.Thread(target=h.session.stop_thinking)
+    stopper.start()
+    started.set()
+    stopper.join(5)
+    assert not stopper.is_alive()
+    h.expect("stopped")
+    assert h.output() == []
 
 
 def test_a_failing_worker_is_reported_and_the_session_goes_on() -> None:

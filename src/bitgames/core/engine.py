@@ -42,11 +42,13 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
 
 from bitgames.core.errors import BitgamesError
+
+T = TypeVar("T")
 
 # -- scores -------------------------------------------------------------------------------------
 
@@ -342,6 +344,36 @@ def interruptible(on_interrupt: Callable[[], None]) -> Iterator[list[bool]]:
         signal.signal(signal.SIGINT, previous)
 
 
+def run_in_worker(job: Callable[[], T]) -> T:
+    """``job()`` run in a worker thread while this thread waits in short joins.
+
+    Python runs a signal handler only between bytecodes of the main thread, so a kernel
+    called from the main thread would never let :func:`interruptible`'s handler raise
+    its stop flag. Run long ``nogil`` kernels through this instead: Ctrl-C is handled at
+    once and the kernel, polling the flag, returns what it has. An exception in ``job``
+    is raised here.
+
+    >>> run_in_worker(lambda: 6 * 7)
+    42
+    """
+    box: list[T] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            box.append(job())
+        except BaseException as exc:  # handed to the caller below
+            errors.append(exc)
+
+    worker = threading.Thread(target=run, daemon=True, name="bitgames-worker")
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.05)
+    if errors:
+        raise errors[0]
+    return box[0]
+
+
 # -- time ---------------------------------------------------------------------------------------
 
 
@@ -364,9 +396,11 @@ class TimeManager:
 
     The optimum is the usable time (the clock less an emergency reserve) times this move's
     share of the weights, plus most of the increment; the maximum is ``max_ratio`` times
-    that, never more than ``max_fraction`` of the usable time, so a game is never lost on
-    time. Below ``panic`` seconds the engine gets a token budget and should answer at
-    once. ``Limit(time=t)`` gives exactly ``t``; no time limit gives ``inf``.
+    that, but never more than ``max_fraction`` of the usable time (or, with
+    ``moves_to_go``, this move's even share of it if that is more: all of it for the last
+    move before a time control), so a game is never lost on time. Below ``panic`` seconds
+    the engine gets a token budget and should answer at once. ``Limit(time=t)`` gives
+    exactly ``t``; no time limit gives ``inf``.
 
     >>> TimeManager().budget(Limit(time=2.0), [1.0])
     TimeBudget(optimum=2.0, maximum=2.0)
@@ -408,7 +442,10 @@ class TimeManager:
         if limit.moves_to_go is not None:
             ahead = ahead[: max(1, limit.moves_to_go)]
         optimum = usable * ahead[0] / sum(ahead) + 0.8 * increment
-        maximum = min(self.max_ratio * optimum, self.max_fraction * usable + 0.8 * increment)
+        # the last moves before a time control may take all that is left
+        share = self.max_fraction if limit.moves_to_go is None else max(
+            self.max_fraction, 1.0 / max(1, limit.moves_to_go))
+        maximum = min(self.max_ratio * optimum, share * usable + 0.8 * increment)
         maximum = min(maximum, usable)
         return TimeBudget(max(min(optimum, maximum), 0.0), max(maximum, 0.0))
 

@@ -6,7 +6,8 @@ Three parts, each written once:
   needs: a locked, flushed :meth:`~Session.send`; logging to stderr only; a worker thread
   to think, stop and wait; a :meth:`~Session.handle` that never raises (a bad line gets
   the dialect's error reply, the state is unchanged, the session goes on); and a dispatch
-  table built from the ``cmd_<name>`` methods. A dialect (``othello/nboard.py``,
+  table built from the ``cmd_<name>`` methods (a ``-`` in a command's name is a ``_``
+  in its method's). A dialect (``othello/nboard.py``,
   ``draughts/hub.py``, ``go/gtp.py``, ``leiserchess/uci.py``) only says how a line splits
   into a command and how replies and errors are written.
 - :class:`Client` over a :class:`Transport` -- the other direction: bitgames driving an
@@ -133,7 +134,8 @@ class Session:
             return self.running
         if command is None:
             return self.running
-        handler = self.commands.get(command.name)
+        handler = self.commands.get(command.name) or self.commands.get(
+            command.name.replace("-", "_"))  # GTP's kgs-..., Hub's set-param: cmd_kgs_...
         if handler is None:
             self.unknown(command)
             return self.running
@@ -193,9 +195,16 @@ class Session:
         return self._worker is not None and self._worker.is_alive()
 
     def stop_thinking(self) -> None:
-        """Stop the search in progress (it still sends its answer) and wait for it."""
-        if self.thinking:
+        """Stop the search in progress (it still sends its answer) and wait for it.
+
+        The stop is repeated until the worker ends: a stop that comes before the search
+        has started would be cleared by the search itself when it starts.
+        """
+        while self.thinking:
             self.halt()
+            worker = self._worker
+            if worker is not None:
+                worker.join(0.05)
         self.wait()
 
     def wait(self) -> None:
@@ -264,6 +273,15 @@ class SessionHarness:
             if not _matches(expected, line):
                 raise AssertionError(f"expected {_show(expected)}, got {line!r}")
             return line
+
+    def output(self) -> list[str]:
+        """Every line written and not yet read (waits for nothing)."""
+        lines = []
+        while True:
+            try:
+                lines.append(self.sink.lines.get_nowait())
+            except queue.Empty:
+                return lines
 
     def expect_silence(self, seconds: float = 0.2) -> None:
         """Nothing more is written within ``seconds``."""

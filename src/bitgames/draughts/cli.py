@@ -11,14 +11,10 @@ import argparse
 import json
 import os
 import sys
-import threading
 import time
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
-from bitgames.cli import add_json_flag, emit
-
-T = TypeVar("T")
+from bitgames.core.cli import add_json_flag, emit
 
 
 def add_commands(sub: Any) -> None:
@@ -103,7 +99,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
     jit.ensure_warm("draughts")
-    from bitgames.core.engine import StopSignal, interruptible
+    from bitgames.core.engine import StopSignal, interruptible, run_in_worker
     from bitgames.draughts import kernels
     from bitgames.draughts.board import _move_from_packed
 
@@ -119,14 +115,14 @@ def cmd_perft(args: argparse.Namespace) -> int:
         print(f"perft {args.depth}: counting (Ctrl-C stops)", file=sys.stderr, flush=True)
         if args.divide:
             total = 0
-            rows = in_worker(lambda: kernels.divide(w, b, k, side, args.depth, code, unique,
+            rows = run_in_worker(lambda: kernels.divide(w, b, k, side, args.depth, code, unique,
                                                     stop.flag))
             for packed, path, count in rows:
                 move = str(_move_from_packed(packed, path, board.variant))
                 total += count
                 emit({"move": move, "count": count}, args.json, f"{move} {count}")
         else:
-            total = in_worker(lambda: kernels.perft(w, b, k, side, args.depth, code, unique,
+            total = run_in_worker(lambda: kernels.perft(w, b, k, side, args.depth, code, unique,
                                                     stop.flag))
     seconds = time.perf_counter() - start
     rate = total / seconds if seconds > 0 else 0.0
@@ -136,19 +132,6 @@ def cmd_perft(args: argparse.Namespace) -> int:
          args.json, f"{'stopped: ' if stopped else ''}perft {args.depth}: {total}"
          f"{' leaves so far' if stopped else ''}  ({seconds:.3f} s, {rate / 1e6:.1f} M/s)")
     return 130 if stopped else 0
-
-
-def in_worker(job: Callable[[], T]) -> T:
-    """``job()`` run in a worker thread (a ``nogil`` kernel), the main thread waiting in
-    short joins: so a Ctrl-C handler runs at once and can raise the kernel's stop flag."""
-    box: list[T] = []
-    worker = threading.Thread(target=lambda: box.append(job()), daemon=True)
-    worker.start()
-    while worker.is_alive():
-        worker.join(0.05)
-    if not box:
-        raise RuntimeError("the counting thread failed (see the traceback above)")
-    return box[0]
 
 
 def _engine_limit(args: argparse.Namespace) -> Any:
@@ -163,7 +146,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
     jit.ensure_warm("draughts")
-    from bitgames.core.engine import Info, interruptible
+    from bitgames.core.engine import Info, interruptible, run_in_worker
     from bitgames.draughts.search import Engine
 
     board = _board(args)
@@ -180,7 +163,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
     limit = _engine_limit(args)
     with interruptible(engine.stop) as pressed:
-        result = in_worker(lambda: engine.search(board, limit, on_info=info))
+        result = run_in_worker(lambda: engine.search(board, limit, on_info=info))
     if result.move is not None:
         score = result.score.to_dict() if result.score else None
         emit({"bestmove": str(result.move), "score": score, "stopped": pressed[0]},

@@ -246,15 +246,6 @@ class HubSession(Session):
         if self._engine is not None:
             self._engine.stop()
 
-    def stop_thinking(self) -> None:
-        """Stop the search (again until it has ended: a stop may arrive before the search
-        started, which clears the engine's stop signal) and wait for its ``done``."""
-        while self.thinking:
-            self.halt()
-            if self._worker is not None:
-                self._worker.join(0.05)
-        self.wait()
-
     def finish(self) -> None:
         if self.limit.infinite:
             self.stop_thinking()

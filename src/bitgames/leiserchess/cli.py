@@ -7,36 +7,10 @@ Positions are FEN strings like the reference's (``ss3nw3/... W``); moves are wri
 from __future__ import annotations
 
 import argparse
-import threading
 import time
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
-from bitgames.cli import add_json_flag, emit
-
-T = TypeVar("T")
-
-
-def in_worker(job: Callable[[], T]) -> T:
-    """Run ``job`` in another thread and wait for it, so that the main thread stays free
-    to handle Ctrl-C (a Python signal handler runs only between bytecodes of the main
-    thread; the long kernels run without the GIL and poll the stop flag it sets)."""
-    box: list[T] = []
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            box.append(job())
-        except BaseException as exc:  # handed to the caller below
-            errors.append(exc)
-
-    worker = threading.Thread(target=run, daemon=True)
-    worker.start()
-    while worker.is_alive():
-        worker.join(0.05)
-    if errors:
-        raise errors[0]
-    return box[0]
+from bitgames.core.cli import add_json_flag, emit
 
 
 def add_commands(sub: Any) -> None:
@@ -149,7 +123,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
     jit.ensure_warm("leiserchess")
-    from bitgames.core.engine import StopSignal, interruptible
+    from bitgames.core.engine import StopSignal, interruptible, run_in_worker
     from bitgames.leiserchess.perft import perft_board
 
     board = _board_from(args.fen, args.moves)
@@ -157,7 +131,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     with interruptible(stop.set) as pressed:
         if args.divide:
-            split = in_worker(lambda: perft_board(board, args.depth, legal=args.legal,
+            split = run_in_worker(lambda: perft_board(board, args.depth, legal=args.legal,
                                                   divide=True, stop=stop.flag))
             for mv, count in split.items():
                 if mv != "total":
@@ -165,7 +139,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
             total = split["total"]
         if not pressed[0]:
             start = time.perf_counter()
-            total = in_worker(lambda: perft_board(board, args.depth, legal=args.legal,
+            total = run_in_worker(lambda: perft_board(board, args.depth, legal=args.legal,
                                                   stop=stop.flag))["total"]
     seconds = time.perf_counter() - start
     kind = f"perft {args.depth}{' (legal)' if args.legal else ''}"

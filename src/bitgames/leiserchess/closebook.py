@@ -36,7 +36,7 @@ import numpy as np
 
 from bitgames.core import retro
 from bitgames.core.bits import ctz, popcount
-from bitgames.core.engine import StopSignal, interruptible
+from bitgames.core.engine import StopSignal, interruptible, run_in_worker
 from bitgames.core.jit import njit, register_warmup
 from bitgames.leiserchess.kernels import (
     BLACK_KING_ZAPPED,
@@ -439,7 +439,7 @@ def default_path() -> Path:
 
 
 # retro.solve run without the GIL (numba-to-numba calls never take it), so that Ctrl-C
-# is handled by the main thread while the work goes on in another (see cli.in_worker)
+# is handled by the main thread while the work goes on in another (see core.engine.run_in_worker)
 @njit(cache=False, nogil=True)
 def _retro_solve(values: np.ndarray, counts: np.ndarray, predecessors: Any,
                  ctx: np.ndarray) -> int:
@@ -502,8 +502,7 @@ def summary(values: np.ndarray) -> dict[str, int]:
 def build_cli(args: argparse.Namespace) -> int:
     import sys
 
-    from bitgames.cli import emit
-    from bitgames.leiserchess.cli import in_worker
+    from bitgames.core.cli import emit
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
@@ -514,13 +513,13 @@ def build_cli(args: argparse.Namespace) -> int:
     record: dict[str, Any] = {}
     with interruptible(stop.set) as pressed:
         log("solving the Kings-only table...")
-        kv = in_worker(lambda: solve_kings(stop.flag))
+        kv = run_in_worker(lambda: solve_kings(stop.flag))
         pawn = np.zeros(0, dtype=np.uint8)
         if not pressed[0]:
             record["kings"] = summary(kv)
         if not args.kings_only and not pressed[0]:
             log("solving the one-Pawn table (about 10^8 states; a few minutes)...")
-            pv = in_worker(lambda: solve_pawn(kv, log, stop.flag))
+            pv = run_in_worker(lambda: solve_pawn(kv, log, stop.flag))
             if not pressed[0]:
                 record["pawn"] = summary(pv)
                 pawn = pack(pv)
@@ -542,7 +541,7 @@ def build_cli(args: argparse.Namespace) -> int:
 
 
 def probe_cli(args: argparse.Namespace) -> int:
-    from bitgames.cli import emit
+    from bitgames.core.cli import emit
     from bitgames.leiserchess.board import Board
 
     book = Closebook.load(args.book or default_path())

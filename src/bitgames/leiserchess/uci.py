@@ -150,12 +150,7 @@ class UciSession(Session):
         self.log(f"unknown command ignored: {command.line.strip()}")
 
     def halt(self) -> None:
-        # repeat the stop until the worker is done: a search that had not yet started
-        # when the first stop came clears the flag when it starts
-        while self.thinking:
-            self.engine.stop()
-            if self._worker is not None:
-                self._worker.join(0.05)
+        self.engine.stop()
 
     def finish(self) -> None:
         """End of input: let a limited search finish, stop an infinite one."""
