@@ -151,3 +151,42 @@ def test_the_match_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     openings.write_text("1\n3 3 3 3 3 3 3 3\n")
     with pytest.raises(BitgamesError, match=r"openings.txt:2: "):
         run_match_command(args, KIT, {})
+
+
+def test_kit_hooks_for_resignation_and_final_scoring() -> None:
+    """A game whose engines may resign (a move never in legal_moves) and whose finished
+    games are scored by the kit (Go removes dead stones): the referee uses both."""
+    import dataclasses
+
+    from bitgames.core.board import Outcome, Termination
+    from bitgames.core.engine import SearchResult
+
+    class Resigner:
+        name = "resigner"
+
+        def new_game(self) -> None:
+            pass
+
+        def play(self, board: Nim, limit: Limit) -> SearchResult:
+            return SearchResult(0)  # 0 stones: "I resign"
+
+        def close(self) -> None:
+            pass
+
+    class ResignableNim(Nim):
+        def push(self, move: int | str) -> None:
+            if move == 0:  # the game ends as if the opponent had taken the last stone
+                self.stones = 0
+                self.move_stack.append(0)
+                return
+            super().push(move)
+
+    toy = kit()
+    assert referee(ResignableNim(), Resigner(), perfect(), Limit(), kit=toy)[0] == 0.0
+    resigning = dataclasses.replace(toy, is_resignation=lambda move: move == 0)
+    # the resignation is pushed, so the game ends as the board says: the resigner lost
+    assert referee(ResignableNim(), Resigner(), perfect(), Limit(), kit=resigning) == (
+        0.0, "no moves")
+    scored = dataclasses.replace(toy, final_result=lambda board: (
+        Outcome(Termination.PASSES, None), "0"))
+    assert referee(Nim(), perfect(), perfect(), Limit(), kit=scored) == (0.5, "two passes")

@@ -438,6 +438,12 @@ class GameKit:
     record: Callable[[Any, str, str, str], str]
     #: one line of an openings file -> its moves as text (default: split on spaces)
     split_opening: Callable[[str], list[str]] = str.split
+    #: whether a move is a resignation (pushed to end the game, never in legal_moves)
+    is_resignation: Callable[[Any], bool] = lambda move: False
+    #: the outcome of a finished game and its result text, where it needs more than
+    #: ``board.outcome()`` (Go: the score with dead stones removed, ``B+3.5``);
+    #: ``None``: ``board.outcome()`` and ``board.result()``
+    final_result: Callable[[Any], tuple[Any, str]] | None = None
 
 
 def make_player(kit: GameKit, spec: PlayerSpec) -> Any:
@@ -454,12 +460,13 @@ def make_player(kit: GameKit, spec: PlayerSpec) -> Any:
 
 def referee(board: Any, first: Any, second: Any, limit: Limit,
             clock: TimeControl | None = None, max_plies: int = 400,
-            ) -> tuple[float, str]:
+            kit: GameKit | None = None) -> tuple[float, str]:
     """Play one game from ``board`` (changed in place); ``first`` moves now.
 
     Every move is checked by our own rules: an illegal move, an engine error or crash,
-    or (with a ``clock``) an overstepped time loses the game. Returns the first player's
-    score (1, 0.5 or 0) and the reason the game ended.
+    or (with a ``clock``) an overstepped time loses the game. The ``kit`` says which moves
+    are resignations and how a finished game is scored, where its game needs it.
+    Returns the first player's score (1, 0.5 or 0) and the reason the game ended.
     """
     players = (first, second)
     first_color = board.turn
@@ -469,6 +476,8 @@ def referee(board: Any, first: Any, second: Any, limit: Limit,
     plies = 0
     while True:
         outcome = board.outcome()
+        if outcome is not None and kit is not None and kit.final_result is not None:
+            outcome = kit.final_result(board)[0]
         if outcome is not None:
             if outcome.winner is None:
                 return 0.5, outcome.termination.value
@@ -496,7 +505,8 @@ def referee(board: Any, first: Any, second: Any, limit: Limit,
             if remaining[side] < -clock.margin:
                 return float(side), f"{player.name} lost on time"
             remaining[side] += clock.increment
-        if move is None or move not in board.legal_moves:
+        resigns = kit is not None and move is not None and kit.is_resignation(move)
+        if move is None or not (resigns or move in board.legal_moves):
             return float(side), f"illegal move {move} by {player.name}"
         board.push(move)
         plies += 1
@@ -537,14 +547,16 @@ def play_setup(kit_factory: str, kit_options: dict[str, Any], spec_a: str, spec_
         first, second = (a, b) if setup.a_first else (b, a)
         first_color = board.turn
         start_ply = len(board.move_stack)
-        first_score, reason = referee(board, first, second, limit, clock, max_plies)
+        first_score, reason = referee(board, first, second, limit, clock, max_plies, kit)
     finally:
         a.close()
         b.close()
     a_score = first_score if setup.a_first else 1.0 - first_score
     moves = [str(m) for m in board.move_stack]
     outcome = board.outcome()
-    if outcome is not None:
+    if outcome is not None and kit.final_result is not None:
+        outcome, result = kit.final_result(board)
+    elif outcome is not None:
         result = board.result()
     elif first_score == 0.5:
         result = "1/2-1/2"
