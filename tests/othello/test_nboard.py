@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from bitgames.othello.board import Board
+from bitgames.othello.board import BLACK, Board
 from bitgames.othello.ggf import GgfError, parse_ggf, to_ggf
 from bitgames.othello.nboard import NBoardSession, run_session
 from bitgames.othello.search import Engine
@@ -72,7 +72,7 @@ def test_passes_in_game_and_implied_passes(engine: Engine) -> None:
     colours = []
     b = Board()
     for m in board.move_stack:
-        colours.append("B" if b.turn else "W")
+        colours.append("B" if b.turn == BLACK else "W")
         b.push(m)
     moves = "".join(f"{c}[{str(m).upper()}]"
                     for c, m in zip(colours, board.move_stack, strict=True))
@@ -80,7 +80,7 @@ def test_passes_in_game_and_implied_passes(engine: Engine) -> None:
     out, _ = session(engine, ["nboard 2", "set depth 2", f"set game {ggf(moves)}", "go"])
     assert "=== PA" in out
     # the pass written explicitly, then the opponent to move
-    passer = "B" if board.turn else "W"
+    passer = "B" if board.turn == BLACK else "W"
     out, err = session(engine, ["nboard 2", "set depth 2",
                                 f"set game {ggf(moves + passer + '[PA]')}", "go"])
     reply = [x for x in out if x.startswith("=== ")]

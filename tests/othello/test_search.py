@@ -30,7 +30,7 @@ def test_one_signature_per_recursive_kernel(engine: S.Engine) -> None:
     from bitgames.othello import eval as ev
 
     engine.search(Board(), depth=4)
-    engine.search(Board.from_string(ENDGAMES[0]), depth=3, solve=False)
+    engine.search(Board(ENDGAMES[0]), depth=3, solve=False)
     # Call the recursive kernel itself with the types search_root uses (when search_root
     # came from the cache, _pvs has no signature of its own yet): exactly one must exist.
     p, o = (np.uint64(x) for x in Board().bitboards())
@@ -46,7 +46,7 @@ def test_one_signature_per_recursive_kernel(engine: S.Engine) -> None:
 
 @pytest.mark.parametrize("board", ENDGAMES)
 def test_search_to_the_end_equals_the_solver(engine: S.Engine, board: str) -> None:
-    b = Board.from_string(board)
+    b = Board(board)
     exact = Solver(table_bits=16).solve(b)
     for mpc in (False, True):
         engine.mpc = mpc
@@ -63,7 +63,7 @@ def test_search_to_the_end_equals_the_solver(engine: S.Engine, board: str) -> No
 
 def test_wld_hand_over() -> None:
     e = S.Engine(level=1, evaluation="classic", table_bits=14, exact_empties=4, wld_empties=16)
-    b = Board.from_string(ENDGAMES[0])
+    b = Board(ENDGAMES[0])
     r = e.search(b)
     assert r.mode == "wld" and r.score == 100 and r.depth_text == "100%W"
 
@@ -101,7 +101,7 @@ def test_movetime_is_respected(engine: S.Engine) -> None:
 def test_short_clock_never_loses_on_time() -> None:
     e = S.Engine(level=20, evaluation="classic", table_bits=16)
     # compile (or load) every kernel first, as the command line does: no clock pays for it
-    e.search(Board.from_string(ENDGAMES[0]))
+    e.search(Board(ENDGAMES[0]))
     e.search(Board(), depth=3)
     for total in (1.5, 3.0):
         board = Board()
@@ -233,7 +233,7 @@ def test_fixed_depth_search_equals_plain_negamax(evaluation: str) -> None:
 
     rng = random.Random(7)
     e = S.Engine(level=1, evaluation=evaluation, table_bits=14, mpc=False)
-    boards = [Board.from_string(ENDGAMES[1])]
+    boards = [Board(ENDGAMES[1])]
     with_pass = 0
     while len(boards) < 10:  # midgame, and near the end with a pass within 3 plies
         b = Board()
@@ -253,4 +253,4 @@ def test_fixed_depth_search_equals_plain_negamax(evaluation: str) -> None:
         for depth in (1, 2, 3):
             e.new_game()
             assert e.search(b, depth=depth, solve=False).score == _negamax(e, b, depth), (
-                b.to_string(), depth)
+                b.fen(), depth)

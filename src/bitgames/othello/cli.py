@@ -70,7 +70,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 def _parse_board(text: str | None) -> object:
     from bitgames.othello.board import Board
 
-    return Board() if text is None else Board.from_string(text)
+    return Board() if text is None else Board(text)
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
@@ -203,7 +203,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 problems += read_problems(handle, path)
     if not problems:
         raise ValueError("nothing to solve: give files, --board or --ffo")
-    boards = [(pr, Board.from_string(pr.board)) for pr in problems]  # check all input first
+    boards = [(pr, Board(pr.board)) for pr in problems]  # check all input first
     if not 4 <= args.table_bits <= 30:
         raise ValueError(f"--table-bits must be 4..30, got {args.table_bits}")
 
@@ -213,7 +213,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from bitgames.othello.solver import Solver
 
     solver = Solver(args.table_bits)
-    solver.solve(Board.from_string("-" * 60 + "XOXO X"))  # load the compiled code before timing
+    solver.solve(Board("-" * 60 + "XOXO X"))  # load the compiled code before timing
     total_nodes, total_time, checked, matched = 0, 0.0, 0, 0
     for pr, board in boards:
         result = solver.solve(board, args.mode)

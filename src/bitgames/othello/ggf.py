@@ -8,7 +8,7 @@ side that is not to move, when the side to move has no legal move, implies a pas
 
 >>> game = parse_ggf("(;GM[Othello]BO[8 " + "-" * 27 + "O*------*O" + "-" * 27
 ...                  + " *]B[F5//1.2]W[d6/-0.5];)")
->>> game.board.transcript(), game.board.turn, game.moves[0]
+>>> game.board.transcript(), game.board.turn == BLACK, game.moves[0]
 ('f5d6', True, GgfMove(square='f5', eval=None, time=1.2))
 >>> parse_ggf(to_ggf(game.start, ['f5', 'd6'])).board.transcript()
 'f5d6'
@@ -19,13 +19,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bitgames.core.errors import BitgamesError
-from bitgames.othello.board import Board, IllegalMoveError, Move
+from bitgames.core.errors import BitgamesError, InvalidPositionError
+from bitgames.othello.board import BLACK, WHITE, Board, IllegalMoveError, Move
 
 _PROP = re.compile(r"([A-Z]{1,2})\[([^\]]*)\]")
 
 
-class GgfError(BitgamesError):
+class GgfError(InvalidPositionError):
     """A GGF text that cannot be read, or a move in it that is illegal."""
 
 
@@ -63,7 +63,7 @@ def parse_move(token: str) -> GgfMove:
     parts = token.strip().split("/")
     name = parts[0].strip()
     try:
-        move = Move.from_name(name)
+        move = Move.from_str(name)
     except BitgamesError as exc:
         raise GgfError(f"bad move {token!r} in GGF") from exc
     ev = _number(parts[1]) if len(parts) > 1 else None
@@ -103,8 +103,8 @@ def parse_ggf(text: str) -> GgfGame:
     board = start.copy()
     played: list[GgfMove] = []
     for colour, mv in moves:
-        want_black = colour == "B"
-        if board.turn != want_black and mv.square != "pass" and board.must_pass():
+        mover = BLACK if colour == "B" else WHITE
+        if board.turn != mover and mv.square != "pass" and board.must_pass():
             board.push("pass")  # an implied pass
             played.append(GgfMove("pass"))
         try:
@@ -127,20 +127,20 @@ def _parse_bo(value: str) -> Board:
     if side is None:
         raise GgfError(f"bad side to move {rest[64]!r} in BO[{value}]")
     try:
-        return Board.from_string(squares + " " + side)
+        return Board(squares + " " + side)
     except BitgamesError as exc:
         raise GgfError(f"bad board in BO[{value}]: {exc}") from exc
 
 
 def to_ggf(start: Board, moves: list[str], black: str = "?", white: str = "?") -> str:
     """Write a game as GGF (passes written ``PA``)."""
-    squares = start.to_string()[:64].replace("X", "*")
-    side = "*" if start.turn else "O"
+    squares = start.fen()[:64].replace("X", "*")
+    side = "*" if start.turn == BLACK else "O"
     out = [f"(;GM[Othello]PC[bitgames]PB[{black}]PW[{white}]RE[?]TY[8]BO[8 {squares} {side}]"]
     board = start.copy()
     for mv in moves:
-        colour = "B" if board.turn else "W"
-        m = Move.from_name(mv)
+        colour = "B" if board.turn == BLACK else "W"
+        m = Move.from_str(mv)
         board.push(m)
         out.append(f"{colour}[{'PA' if m.is_pass() else str(m).upper()}]")
     out.append(";)")

@@ -31,14 +31,14 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from bitgames.core.errors import BitgamesError
-from bitgames.othello.board import Board
+from bitgames.othello.board import BLACK, Board
 from bitgames.othello.ggf import GgfGame, parse_ggf, parse_move
 
 NAME = "bitgames"
 LEARN_DEPTH = 10  #: deepest search used when learning a game into the book
 
 
-def _clock_from_ggf(game: GgfGame, black_to_move: bool) -> float | None:
+def _clock_from_ggf(game: GgfGame, color: bool) -> float | None:
     """Seconds left for the side to move: TI[mm:ss] minus its recorded move times."""
     ti = game.properties.get("TI", "").split("/")[0].strip()
     if not ti:
@@ -53,7 +53,7 @@ def _clock_from_ggf(game: GgfGame, black_to_move: bool) -> float | None:
     used = 0.0
     board = game.start.copy(stack=False)
     for mv in game.moves:
-        if board.turn == black_to_move and mv.time is not None:
+        if board.turn == color and mv.time is not None:
             used += mv.time
         board.push(mv.square)
     return max(total - used, 0.0)
@@ -302,7 +302,7 @@ class NBoardSession:
                 break
             bd = boards[i]
             if bd.is_game_over():
-                score = bd.score() * (1 if bd.turn else -1)
+                score = bd.score() * (1 if bd.turn == BLACK else -1)
                 self.send(f"analysis {i} {score:.2f}")
                 continue
             if bd.must_pass():

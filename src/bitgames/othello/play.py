@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bitgames.core.errors import BitgamesError
-from bitgames.othello.board import BLACK, Board, Move
+from bitgames.othello.board import BLACK, WHITE, Board, Move
 
 
 def make_engine(level: int, evaluation: str, weights: str | None = None,
@@ -69,7 +69,7 @@ def run_play(args: argparse.Namespace, stdin: TextIO = sys.stdin,
     engine = make_engine(args.level, args.evaluation, args.weights)
     book = load_book(args)
     board = load_transcript(args.moves) if args.moves else Board()
-    human = BLACK if args.color == "black" else not BLACK
+    human = BLACK if args.color == "black" else WHITE
 
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
@@ -157,7 +157,7 @@ def run_play(args: argparse.Namespace, stdin: TextIO = sys.stdin,
                 say(f"loaded {len(board.move_stack)} moves")
                 show()
             else:
-                board.push(Move.from_name(cmd))
+                board.push(Move.from_str(cmd))
                 show()
         except (BitgamesError, OSError) as exc:
             say(f"error: {exc}")
@@ -170,7 +170,7 @@ def run_analyze(args: argparse.Namespace, stdout: TextIO = sys.stdout) -> int:
     moves = list(final.move_stack)
     board = Board()
     rows = []
-    total_loss = {True: 0.0, False: 0.0}
+    total_loss = {BLACK: 0.0, WHITE: 0.0}
     for ply, move in enumerate(moves, 1):
         if move.is_pass():
             board.push(move)
@@ -202,8 +202,8 @@ def run_analyze(args: argparse.Namespace, stdout: TextIO = sys.stdout) -> int:
         else:
             print(text, file=stdout, flush=True)
         board.push(move)
-    summary = {"plies": len(moves), "black_loss": round(total_loss[True], 2),
-               "white_loss": round(total_loss[False], 2),
+    summary = {"plies": len(moves), "black_loss": round(total_loss[BLACK], 2),
+               "white_loss": round(total_loss[WHITE], 2),
                "mistakes": sum(1 for r in rows if r["mark"])}
     if args.json:
         print(json.dumps(summary), file=stdout, flush=True)
@@ -268,7 +268,7 @@ def random_openings(n: int, plies: int, seed: int) -> list[list[str]]:
             if not moves:
                 break
             b.push(rng.choice(moves))
-        key = b.to_string()
+        key = b.fen()
         if key not in seen and not b.is_game_over():
             seen.add(key)
             out.append([str(m) for m in b.move_stack])
@@ -322,7 +322,7 @@ def run_book(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
         entry = book.entry(board)
         moves = book.moves(board)
         if args.json:
-            emit({"board": board.to_string(), "in_book": entry is not None,
+            emit({"board": board.fen(), "in_book": entry is not None,
                   "moves": [{"move": m, "score": v / 100} for m, v in moves],
                   "depth": entry.depth if entry else None,
                   "games": entry.games if entry else None}, "")

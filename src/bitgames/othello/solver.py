@@ -641,7 +641,7 @@ class Solver:
         if mode == "wld":
             score = (score > 0) - (score < 0)
         return SolveResult(
-            board=board.to_string(),
+            board=board.fen(),
             empties=board.empties(),
             mode=mode,
             score=int(score),
