@@ -19,7 +19,7 @@ from bitgames.othello.book import (
     symmetry,
     transpose,
 )
-from bitgames.othello.nboard import run_session
+from bitgames.othello.nboard import NBoardSession
 from bitgames.othello.patterns import _sym as square_image
 
 
@@ -209,8 +209,7 @@ def test_nboard_plays_hints_and_learns_from_the_book(tmp_path: Path) -> None:
     lines = ["nboard 2", "set depth 2", "move f5", "go", "hint 3", "move d6", "move c3",
              "move d3", "learn", "go", "quit"]
     out, err = io.StringIO(), io.StringIO()
-    run_session(engine, io.StringIO("\n".join(lines) + "\n"), out, err, book=book,
-                book_path=str(path))
+    NBoardSession(engine, out, err, book=book, book_path=str(path)).run(lines)
     got = out.getvalue().splitlines()
     replies = [x for x in got if x.startswith("=== ")]
     assert replies[0] == f"=== {expected[0].upper()}/{expected[1] / 100:.2f}/0.00"

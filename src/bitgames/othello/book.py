@@ -480,12 +480,15 @@ def open_book(path: str | Path | None = None) -> tuple[Book, Path]:
 def engine_search(engine: Any, depth: int) -> Callable[[Board], list[tuple[str, int]]]:
     """Adapt an :class:`~bitgames.othello.search.Engine` to the book's ``search`` callable."""
 
+    from bitgames.core.engine import Limit
+    from bitgames.othello.search import centi_discs
+
     def search(board: Board) -> list[tuple[str, int]]:
         moves = list(board.legal_moves)
         if len(moves) == 1:
-            r = engine.search(board, depth=depth)
-            return [(r.move, r.score)]
-        r = engine.search(board, depth=depth, multi=len(moves))
-        return r.scores
+            r = engine.search(board, Limit(depth=depth))
+            return [(str(r.move), 0 if r.score is None else centi_discs(r.score))]
+        r = engine.search(board, Limit(depth=depth), multi=len(moves))
+        return [(str(m), centi_discs(s)) for m, s in r.multipv]
 
     return search

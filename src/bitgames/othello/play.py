@@ -18,8 +18,10 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from bitgames.core.engine import Limit
 from bitgames.core.errors import BitgamesError
 from bitgames.othello.board import BLACK, WHITE, Board, Move
+from bitgames.othello.search import centi_discs, depth_text
 
 
 def make_engine(level: int, evaluation: str, weights: str | None = None,
@@ -33,8 +35,11 @@ def make_engine(level: int, evaluation: str, weights: str | None = None,
 
 
 def _score_text(result: Any) -> str:
-    tag = {"exact": " (exact)", "wld": " (win/loss/draw)"}.get(result.mode, "")
-    return f"{result.discs:+.2f}{tag}"
+    return "?" if result.score is None else str(result.score)
+
+
+def _pv_text(result: Any) -> str:
+    return " ".join(str(m) for m in result.pv)
 
 
 def load_transcript(text: str) -> Board:
@@ -79,7 +84,7 @@ def run_play(args: argparse.Namespace, stdin: TextIO = sys.stdin,
 
     def info(r: Any) -> None:
         if args.show_thinking:
-            say(f"  depth {r.depth_text}: {r.move} {_score_text(r)} pv {' '.join(r.pv)}")
+            say(f"  depth {depth_text(r)}: {_score_text(r)} pv {_pv_text(r)}")
 
     say(f"You play {'black (X)' if human == BLACK else 'white (O)'} against level {args.level}"
         f" ({args.evaluation} evaluation). Legal moves are marked '*'. Type 'help' for commands.")
@@ -102,7 +107,7 @@ def run_play(args: argparse.Namespace, stdin: TextIO = sys.stdin,
                 continue
             r = engine.search(board, on_info=info)
             board.push(r.move)
-            say(f"engine plays {r.move}  eval {_score_text(r)}  pv {' '.join(r.pv)}")
+            say(f"engine plays {r.move}  eval {_score_text(r)}  pv {_pv_text(r)}")
             show()
             continue
         if board.must_pass():
@@ -131,10 +136,10 @@ def run_play(args: argparse.Namespace, stdin: TextIO = sys.stdin,
                         + ", ".join(f"{m} {v / 100:+.2f}" for m, v in known) + ")")
                     continue
                 r = engine.search(board, on_info=info)
-                say(f"hint: {r.move}  eval {_score_text(r)}  pv {' '.join(r.pv)}")
+                say(f"hint: {r.move}  eval {_score_text(r)}  pv {_pv_text(r)}")
             elif cmd == "eval":
                 r = engine.search(board, on_info=info)
-                say(f"eval {_score_text(r)} (depth {r.depth_text}, pv {' '.join(r.pv)})")
+                say(f"eval {_score_text(r)} (depth {depth_text(r)}, pv {_pv_text(r)})")
             elif cmd == "board":
                 show()
             elif cmd == "undo":
@@ -177,26 +182,27 @@ def run_analyze(args: argparse.Namespace, stdout: TextIO = sys.stdout) -> int:
             continue
         mover = board.turn
         best = engine.search(board)
+        best_score = centi_discs(best.score)
         after = board.copy(stack=False)
         after.push(move)
-        if str(move) == best.move:
-            played = best.score
+        if move == best.move:
+            played = best_score
         elif after.is_game_over():
             played = 100 * after.score() * (1 if mover == BLACK else -1)
         else:
-            res = engine.search(after, depth=max(1, best.depth - 1) if best.mode == "midgame"
-                                else None)
-            played = -res.score
-        loss = max(0.0, (best.score - played) / 100.0)
+            proven = best.score.exact or best.score.plies is not None
+            res = engine.search(after, None if proven else Limit(depth=max(1, best.depth - 1)))
+            played = -centi_discs(res.score)
+        loss = max(0.0, (best_score - played) / 100.0)
         mark = "??" if loss >= 2 * args.mistake else "?" if loss >= args.mistake else ""
         total_loss[mover] += loss
         row = {"ply": ply, "color": "black" if mover == BLACK else "white", "move": str(move),
-               "eval": played / 100.0, "best": best.move, "best_eval": best.score / 100.0,
-               "loss": round(loss, 2), "mark": mark, "depth": best.depth_text}
+               "eval": played / 100.0, "best": str(best.move), "best_eval": best_score / 100,
+               "loss": round(loss, 2), "mark": mark, "depth": depth_text(best)}
         rows.append(row)
         text = (f"{ply:3d}. {'X' if mover == BLACK else 'O'} {str(move):4s}{mark:2s} "
-                f"{played / 100:+7.2f}   best {best.move:4s} {best.score / 100:+7.2f} "
-                f"(depth {best.depth_text})")
+                f"{played / 100:+7.2f}   best {str(best.move):4s} {best_score / 100:+7.2f} "
+                f"(depth {depth_text(best)})")
         if args.json:
             print(json.dumps(row), file=stdout, flush=True)
         else:
@@ -216,7 +222,7 @@ def run_analyze(args: argparse.Namespace, stdout: TextIO = sys.stdout) -> int:
 
 def parse_player(spec: str, weights: str | None) -> tuple[Any, str]:
     """``classic:4`` / ``pattern:d6`` / ``pattern:8:t30`` -> (player callable, label)."""
-    from bitgames.othello.search import Clock, Engine
+    from bitgames.othello.search import Engine
 
     parts = spec.split(":")
     if parts[0] not in ("classic", "pattern") or len(parts) < 2:
@@ -233,9 +239,9 @@ def parse_player(spec: str, weights: str | None) -> tuple[Any, str]:
         engine.depth = fixed_depth
     state: dict[str, Any] = {"left": clock_s, "plies": 10**9}
 
-    def player(board: Board) -> str:
+    def player(board: Board) -> Move:
         if board.must_pass():
-            return "pass"
+            return Move.null()
         if clock_s is None:
             return engine.search(board).move
         import time
@@ -245,7 +251,7 @@ def parse_player(spec: str, weights: str | None) -> tuple[Any, str]:
         state["plies"] = len(board.move_stack)
 
         t0 = time.perf_counter()
-        r = engine.search(board, clock=Clock(state["left"]))
+        r = engine.search(board, Limit(remaining=state["left"]))
         state["left"] -= time.perf_counter() - t0
         if state["left"] < 0:
             raise BitgamesError(f"{spec} lost on time")
