@@ -149,6 +149,21 @@ def test_build_resumes_and_saves(tmp_path: Path) -> None:
         Book.load(tmp_path / "missing.npz")
 
 
+def test_stopped_build_saves_every_finished_position(tmp_path: Path) -> None:
+    path = tmp_path / "stopped.npz"
+    whole = Book()
+    whole.build(by_mobility, 1, plies=3, width=1000)
+    searched: list[int] = []
+    book = Book()
+    added = book.build(by_mobility, 1, plies=3, width=1000, save_to=path, save_every=100,
+                       on_position=lambda n, ply: searched.append(n),
+                       stop=lambda: len(searched) >= 5)  # Ctrl-C after the fifth position
+    assert added == 5 and len(Book.load(path)) == 5  # all five saved, not one lost
+    resumed = Book.load(path)
+    assert resumed.build(by_mobility, 1, plies=3, width=1000) == len(whole) - 5 > 0
+    assert resumed.table == whole.table
+
+
 class Interrupted(Exception):
     pass
 

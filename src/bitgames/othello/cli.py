@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from importlib import resources
-from typing import TextIO
+from typing import Any, TextIO, TypeVar
 
 from bitgames.cli import add_json_flag, emit
 
@@ -67,6 +69,41 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     engine_cli.add_commands(sub)
 
 
+#: Exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it.
+INTERRUPTED = 130
+
+T = TypeVar("T")
+
+
+def run_stoppable(job: Callable[[], T], stop: Callable[[], None]) -> tuple[T | None, bool]:
+    """Run ``job`` in a worker thread; Ctrl-C calls ``stop`` (which makes the job's
+    kernel return early). The main thread only waits, so it can take the signal while
+    the kernel, which releases the GIL, runs. Returns ``(job's result, interrupted)``.
+
+    >>> run_stoppable(lambda: 6 * 7, lambda: None)
+    (42, False)
+    """
+    from bitgames.core.engine import interruptible
+
+    box: list[Any] = []
+
+    def work() -> None:
+        try:
+            box.append((True, job()))
+        except BaseException as exc:  # handed to the main thread
+            box.append((False, exc))
+
+    worker = threading.Thread(target=work, daemon=True, name="othello-job")
+    with interruptible(stop) as pressed:
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.05)
+    ok, value = box[0]
+    if not ok:
+        raise value
+    return value, pressed[0]
+
+
 def _parse_board(text: str | None) -> object:
     from bitgames.othello.board import Board
 
@@ -86,32 +123,46 @@ def cmd_perft(args: argparse.Namespace) -> int:
     from bitgames.othello.board import Board
 
     assert isinstance(board, Board)
+    from bitgames.core.engine import StopSignal
+
     conv = kernels.EDAX if args.convention == "edax" else kernels.BIK
-    p, o = board.bitboards()
+    stop = StopSignal()
+
+    def count(b: Board, depth: int) -> tuple[int, bool]:
+        q, r = b.bitboards()
+        n, interrupted = run_stoppable(
+            lambda: int(kernels.perft_stoppable(np.uint64(q), np.uint64(r), depth, conv,
+                                                stop.flag)), stop.set)
+        return int(n or 0), interrupted
+
     start = time.perf_counter()
+    interrupted = False
     if args.divide:
         total = 0
         for move in board.legal_moves:
             board.push(move)
-            q, r = board.bitboards()
             t0 = time.perf_counter()
-            n = 1 if args.depth == 1 else int(kernels.perft(np.uint64(q), np.uint64(r),
-                                                              args.depth - 1, conv))
+            n, interrupted = (1, False) if args.depth == 1 else count(board, args.depth - 1)
             board.pop()
             total += n
+            if interrupted:
+                break
             emit({"move": str(move), "count": n, "time": round(time.perf_counter() - t0, 6)},
                  args.json, f"{move} {n}")
     else:
-        total = int(kernels.perft(np.uint64(p), np.uint64(o), args.depth, conv))
+        total, interrupted = count(board, args.depth)
     elapsed = time.perf_counter() - start
     rate = total / elapsed if elapsed > 0 else 0.0
-    emit(
-        {"depth": args.depth, "convention": args.convention, "count": total,
-         "time": round(elapsed, 6), "leaves_per_second": round(rate)},
-        args.json,
-        f"perft {args.depth} ({args.convention}): {total:,} leaves in {elapsed:.3f} s "
-        f"({rate / 1e6:.1f} M leaves/s)",
-    )
+    record = {"depth": args.depth, "convention": args.convention, "count": total,
+              "time": round(elapsed, 6), "leaves_per_second": round(rate)}
+    if interrupted:
+        emit({**record, "stopped": True}, args.json,
+             f"perft {args.depth} ({args.convention}): stopped after {total:,} leaves in "
+             f"{elapsed:.3f} s ({rate / 1e6:.1f} M leaves/s)")
+        return INTERRUPTED
+    emit(record, args.json,
+         f"perft {args.depth} ({args.convention}): {total:,} leaves in {elapsed:.3f} s "
+         f"({rate / 1e6:.1f} M leaves/s)")
     return 0
 
 
@@ -215,10 +266,20 @@ def cmd_solve(args: argparse.Namespace) -> int:
     solver = Solver(args.table_bits)
     solver.solve(Board("-" * 60 + "XOXO X"))  # load the compiled code before timing
     total_nodes, total_time, checked, matched = 0, 0.0, 0, 0
+    interrupted = False
+    solved = 0
     for pr, board in boards:
-        result = solver.solve(board, args.mode)
+        answer, interrupted = run_stoppable(partial(solver.solve, board, args.mode),
+                                            solver.stop)
+        assert answer is not None
+        result = answer
         total_nodes += result.nodes
         total_time += result.time
+        if result.stopped:
+            emit({"name": pr.name, "stopped": True, "nodes": result.nodes,
+                  "time": round(result.time, 6)}, args.json,
+                 f"{pr.name}: stopped after {result.nodes:,} nodes, {result.time:.3f} s")
+            break
         record = {"name": pr.name, **result.to_dict()}
         verdict = ""
         if pr.expected_score is not None:
@@ -244,11 +305,19 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if not args.quiet and not args.json:
             print(board.grid(), flush=True)
         emit(record, args.json, text)
+        solved += 1
+        if interrupted:  # Ctrl-C just as this solve finished
+            break
     rate = total_nodes / total_time if total_time > 0 else 0.0
-    summary = {"total": True, "positions": len(boards), "nodes": total_nodes,
+    summary = {"total": True, "positions": solved, "nodes": total_nodes,
                "time": round(total_time, 6), "nodes_per_second": round(rate),
                "checked": checked, "matched": matched}
+    if interrupted:
+        summary["stopped"] = True
     emit(summary, args.json,
-         f"total: {len(boards)} positions, {total_nodes:,} nodes, {total_time:.3f} s, "
-         f"{rate / 1e6:.1f} M nodes/s" + (f", {matched}/{checked} match" if checked else ""))
+         f"total: {solved} positions{' (stopped)' if interrupted else ''}, {total_nodes:,} "
+         f"nodes, {total_time:.3f} s, {rate / 1e6:.1f} M nodes/s"
+         + (f", {matched}/{checked} match" if checked else ""))
+    if interrupted:
+        return INTERRUPTED
     return 0 if matched == checked else 1

@@ -154,21 +154,27 @@ def final_score(p: np.uint64, o: np.uint64) -> int:
     return 0
 
 
-@njit
-def perft(p: np.uint64, o: np.uint64, depth: int, convention: int) -> int:
+@njit(nogil=True)
+def perft_stoppable(p: np.uint64, o: np.uint64, depth: int, convention: int,
+                    stop: np.ndarray) -> int:
     """Number of leaves ``depth`` plies below ``(p, o)`` (``depth`` >= 1).
 
     A pass is a ply. ``convention`` is :data:`EDAX` (a game that ended before the last
     ply is not counted) or :data:`BIK` (it counts as one leaf). Bulk counting: the last
-    ply counts the legal moves without playing them.
+    ply counts the legal moves without playing them. Every node above the last ply polls
+    ``stop[0]`` (a :class:`~bitgames.core.engine.StopSignal` flag; the kernel releases the
+    GIL, so another thread can raise it): once it is nonzero the count so far is
+    returned, at once.
     """
+    if stop[0] != 0:
+        return 0
     moves = legal_moves(p, o)
     if moves == _ZERO:
         if legal_moves(o, p) == _ZERO:
             return convention  # game over: a leaf only in Bik's convention
         if depth == 1:
             return 1
-        return perft(o, p, depth - 1, convention)
+        return perft_stoppable(o, p, depth - 1, convention, stop)
     if depth == 1:
         return popcount(moves)
     total = 0
@@ -176,8 +182,19 @@ def perft(p: np.uint64, o: np.uint64, depth: int, convention: int) -> int:
         sq = ctz(moves)
         moves &= moves - _ONE
         f = flips(p, o, sq)
-        total += perft(o ^ f, p ^ f ^ (_ONE << U(sq)), depth - 1, convention)
+        total += perft_stoppable(o ^ f, p ^ f ^ (_ONE << U(sq)), depth - 1, convention, stop)
     return total
+
+
+@njit
+def perft(p: np.uint64, o: np.uint64, depth: int, convention: int) -> int:
+    """:func:`perft_stoppable` run to its end.
+
+    >>> p, o = start_position()
+    >>> perft(p, o, 4, EDAX)
+    244
+    """
+    return perft_stoppable(p, o, depth, convention, np.zeros(1, dtype=np.int64))
 
 
 @register_warmup("othello")
@@ -189,3 +206,4 @@ def _warm() -> None:
     is_game_over(p, o)
     final_score(p, o)
     perft(p, o, 2, EDAX)
+    perft_stoppable(p, o, 2, EDAX, np.zeros(1, dtype=np.int64))

@@ -18,9 +18,10 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from bitgames.core.engine import Limit
+from bitgames.core.engine import Limit, interruptible
 from bitgames.core.errors import BitgamesError
 from bitgames.othello.board import BLACK, WHITE, Board, Move
+from bitgames.othello.cli import INTERRUPTED
 from bitgames.othello.search import centi_discs, depth_text
 
 
@@ -354,11 +355,16 @@ def run_book(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
             emit({"added": n, "ply": ply, "positions": len(book)},
                  f"{n:6d} new positions ({len(book)} in all), ply {ply}")
 
-        added = book.build(engine_search(engine, args.depth), args.depth, args.plies,
-                           round(100 * args.width), args.max_positions, on_position=progress,
-                           save_to=path)
-        emit({"file": str(path), "added": added, "positions": len(book), "before": before},
-             f"{path}: {added} positions added, {len(book)} in all")
+        with interruptible(lambda: None) as pressed:  # Ctrl-C: end after this position
+            added = book.build(engine_search(engine, args.depth), args.depth, args.plies,
+                               round(100 * args.width), args.max_positions,
+                               on_position=progress, save_to=path, stop=lambda: pressed[0])
+        record = {"file": str(path), "added": added, "positions": len(book), "before": before}
+        if pressed[0]:
+            emit({**record, "stopped": True},
+                 f"{path}: stopped; {added} positions added and saved, {len(book)} in all")
+            return INTERRUPTED
+        emit(record, f"{path}: {added} positions added, {len(book)} in all")
         return 0
     engine = make_engine(max(1, min(args.depth, 20)), "pattern")
     book, path = open_book(args.book)
