@@ -49,10 +49,18 @@ def test_solver_stops_from_another_thread() -> None:
 ])
 def test_ctrl_c_stops_long_commands(argv: list[str], said: str) -> None:
     Solver(table_bits=10).solve(Board("-" * 60 + "XOXO X"))  # compiled before
+    out = interrupt(argv, after=4.0)  # well into the counting or solving
+    assert said in out, out
+
+
+def interrupt(argv: list[str], after: float) -> str:
+    """Run ``bitgames othello ARGV``, Ctrl-C it after ``after`` seconds; check that it
+    exits with 130 soon (a second plus the interpreter's exit, on a busy machine) and
+    return its output."""
     proc = subprocess.Popen([sys.executable, "-m", "bitgames.cli", "othello", *argv],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(4.0)  # well into the counting or solving (the kernels come from the cache)
+        time.sleep(after)
         assert proc.poll() is None, proc.communicate()
         t0 = time.perf_counter()
         proc.send_signal(signal.SIGINT)
@@ -63,31 +71,16 @@ def test_ctrl_c_stops_long_commands(argv: list[str], said: str) -> None:
             proc.kill()
             proc.communicate()
     assert proc.returncode == 130, err
-    assert said in out, out
-    assert waited < 3.0  # a second plus the interpreter's start-up and exit, on a busy machine
+    assert waited < 3.0
+    return out
 
 
 def test_ctrl_c_ends_a_book_build_with_its_work_saved(tmp_path: Path) -> None:
     from bitgames.othello.book import Book
 
     path = tmp_path / "book.npz"
-    proc = subprocess.Popen([sys.executable, "-m", "bitgames.cli", "othello", "book", "build",
-                             str(path), "--plies", "8", "--depth", "6", "--eval", "classic",
-                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    try:
-        time.sleep(5.0)
-        assert proc.poll() is None, proc.communicate()
-        t0 = time.perf_counter()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=10)
-        waited = time.perf_counter() - t0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    assert proc.returncode == 130, err
+    out = interrupt(["book", "build", str(path), "--plies", "8", "--depth", "6", "--eval",
+                     "classic", "--json"], after=5.0)
     records = [json.loads(line) for line in out.splitlines()]
     assert records[-1]["stopped"] and records[-1]["added"] == records[-2]["added"] > 0
     assert len(Book.load(path)) == records[-1]["positions"]  # every searched position saved
-    assert waited < 3.0

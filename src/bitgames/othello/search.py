@@ -651,7 +651,7 @@ class Engine(BaseEngine):
         final score; else a pass, scored by a search of the opponent's position."""
         if board.is_game_over():
             p, o = board.bitboards()
-            score = Score(int(final_score(U(p), U(o))), Unit.DISCS, exact=True)
+            score = Score(float(final_score(U(p), U(o))), Unit.DISCS, exact=True)
             return SearchResult(None, score, [], time=time.perf_counter() - start)
         after = board.copy(stack=False)
         after.push(Move(PASS))
@@ -696,7 +696,7 @@ class Engine(BaseEngine):
             return None
         moves = [Move(int(s)) for s in pv[:length]]
         if exact or value == 0:
-            score = Score(value, Unit.DISCS, exact=True)
+            score = Score(float(value), Unit.DISCS, exact=True)
         else:
             score = Score.win_in(empties, Unit.DISCS)
             score = score if value > 0 else -score
