@@ -14,7 +14,7 @@ import time
 
 from bitgames.core.jit import warmup
 from bitgames.othello.board import Board
-from bitgames.othello.cli import ffo_problems, parse_range
+from bitgames.othello.obf import ffo_problems, parse_range
 from bitgames.othello.solver import Solver
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from bitgames.othello import kernels
 from bitgames.othello.board import Board
-from bitgames.othello.cli import ffo_problems
+from bitgames.othello.obf import ffo_problems
 from bitgames.othello.solver import Solver
 
 FFO50 = ffo_problems(50, 50)[0].board  # 26 empties: tens of seconds to solve

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from bitgames.othello import kernels
-from bitgames.othello.cli import ffo_problems
+from bitgames.othello.obf import ffo_problems
 from tests.othello import reference_rules as ref
 
 U = np.uint64

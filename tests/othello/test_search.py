@@ -155,21 +155,21 @@ def test_multi_scores_every_move(engine: S.Engine) -> None:
 
 
 def test_play_scripted_and_analyze(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from bitgames.othello.play import random_openings, run_analyze, run_play
+    from bitgames.othello.cli import cmd_analyze, cmd_play, random_openings
 
     save = tmp_path / "game.txt"
     args = argparse.Namespace(level=1, evaluation="classic", weights=None, color="black",
-                              moves="", show_thinking=True)
+                              moves="", show_thinking=True, book=None, no_book=True)
     out = io.StringIO()
     script = f"f5\nhint\nundo\nbad\nf5\nsave {save}\nload {save}\nquit\n"
-    assert run_play(args, io.StringIO(script), out) == 0
+    assert cmd_play(args, io.StringIO(script), out) == 0
     text = out.getvalue()
     assert "engine plays" in text and "hint:" in text and "error:" in text
     assert save.read_text().startswith("f5") and len(save.read_text().strip()) == 4
     out = io.StringIO()
     a = argparse.Namespace(transcript="f5d6c3d3c4f4f6f3e6e7d7c6", level=2, evaluation="classic",
                            weights=None, mistake=1.0, json=False)
-    assert run_analyze(a, out) == 0
+    assert cmd_analyze(a, out) == 0
     rows = out.getvalue().splitlines()
     assert len(rows) == 13 and rows[0].startswith("  1. X f5")
     ops = random_openings(5, 6, seed=3)
@@ -177,18 +177,18 @@ def test_play_scripted_and_analyze(tmp_path) -> None:  # type: ignore[no-untyped
 
 
 def test_match_command() -> None:
-    from bitgames.othello.play import run_match_cmd
+    from bitgames.othello.cli import cmd_match
 
     out = io.StringIO()
     args = argparse.Namespace(player_a="classic:2", player_b="classic:d1", games=4,
                               random_plies=6, seed=1, weights=None, json=True)
-    assert run_match_cmd(args, out) == 0
+    assert cmd_match(args, out) == 0
     import json
 
     rec = json.loads(out.getvalue().splitlines()[-1])
     assert rec["games"] == 4 and rec["wins"] + rec["draws"] + rec["losses"] == 4
     with pytest.raises(BitgamesError):
-        run_match_cmd(argparse.Namespace(player_a="chess:1", player_b="classic:1", games=2,
+        cmd_match(argparse.Namespace(player_a="chess:1", player_b="classic:1", games=2,
                                          random_plies=4, seed=1, weights=None, json=True), out)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bitgames.othello.board import BLACK, Board
-from bitgames.othello.cli import Problem, ffo_problems
+from bitgames.othello.obf import Problem, ffo_problems
 from bitgames.othello.solver import Solver, solve
 from tests.othello import reference_rules as ref
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from bitgames.core.errors import BitgamesError, InvalidPositionError
 from bitgames.othello.board import BLACK, WHITE, Board, IllegalMoveError, Move
@@ -145,3 +146,18 @@ def to_ggf(start: Board, moves: list[str], black: str = "?", white: str = "?") -
         out.append(f"{colour}[{'PA' if m.is_pass() else str(m).upper()}]")
     out.append(";)")
     return "".join(out)
+
+
+def load_transcript(text: str) -> Board:
+    """A board from a transcript (``f5d6...``), a GGF game, or a file holding either."""
+    path = Path(text)
+    try:
+        if len(text) < 4096 and path.is_file():
+            text = path.read_text()
+    except OSError:
+        pass
+    text = text.strip()
+    if text.startswith("(;"):
+        return parse_ggf(text).board
+    compact = "".join(text.split())
+    return Board.from_transcript(compact)

@@ -323,20 +323,6 @@ class NBoardSession(Session):
         self.send(f"status {NAME} is waiting")
 
 
-def run_nboard(args: Any) -> int:
-    """``bitgames othello nboard``: set up the engine, then speak the protocol."""
-    from bitgames.core.jit import ensure_warm
-
-    ensure_warm("othello")
-    from bitgames.othello.book import open_book
-    from bitgames.othello.search import Engine
-
-    engine = Engine(level=args.level, evaluation=args.evaluation, weights=args.weights)
-    book, path = open_book(args.book)
-    NBoardSession(engine, book=book, book_path=str(path), use_book=not args.no_book).serve()
-    return 0
-
-
 # -- the other direction: driving an outside NBoard engine --------------------------------------
 
 
