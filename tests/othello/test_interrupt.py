@@ -25,7 +25,8 @@ FFO50 = ffo_problems(50, 50)[0].board  # 26 empties: tens of seconds to solve
 def test_perft_polls_its_flag() -> None:
     p, o = kernels.start_position()
     flag = np.zeros(1, dtype=np.int64)
-    assert kernels.perft_stoppable(p, o, 8, kernels.EDAX, flag) == 390216  # OEIS A124004
+    for depth, leaves in ((5, 1396), (8, 390216), (9, 3005288)):  # OEIS A124004
+        assert kernels.perft_stoppable(p, o, depth, kernels.EDAX, flag) == leaves
     flag[0] = 1
     assert kernels.perft_stoppable(p, o, 8, kernels.EDAX, flag) == 0
 
@@ -42,14 +43,23 @@ def test_solver_stops_from_another_thread() -> None:
     assert solver.solve(Board(FFO50)).stopped
 
 
+@pytest.fixture(scope="module")
+def compiled() -> None:
+    """Every Othello kernel in the on-disk cache, so that the commands below load them
+    in a moment and are at work when Ctrl-C comes."""
+    from bitgames.core.jit import warmup
+
+    warmup(["othello"])
+
+
 @pytest.mark.parametrize("argv, said", [
     (["perft", "14"], "perft 14 (edax): stopped after "),
     (["perft", "13", "--divide"], "perft 13 (edax): stopped after "),
     (["solve", "--board", FFO50, "--quiet"], "board 1: stopped after "),
 ])
+@pytest.mark.usefixtures("compiled")
 def test_ctrl_c_stops_long_commands(argv: list[str], said: str) -> None:
-    Solver(table_bits=10).solve(Board("-" * 60 + "XOXO X"))  # compiled before
-    out = interrupt(argv, after=4.0)  # well into the counting or solving
+    out = interrupt(argv, after=8.0)  # well into the counting or solving
     assert said in out, out
 
 
@@ -75,12 +85,13 @@ def interrupt(argv: list[str], after: float) -> str:
     return out
 
 
+@pytest.mark.usefixtures("compiled")
 def test_ctrl_c_ends_a_book_build_with_its_work_saved(tmp_path: Path) -> None:
     from bitgames.othello.book import Book
 
     path = tmp_path / "book.npz"
     out = interrupt(["book", "build", str(path), "--plies", "8", "--depth", "6", "--eval",
-                     "classic", "--json"], after=5.0)
+                     "classic", "--json"], after=8.0)
     records = [json.loads(line) for line in out.splitlines()]
     assert records[-1]["stopped"] and records[-1]["added"] == records[-2]["added"] > 0
     assert len(Book.load(path)) == records[-1]["positions"]  # every searched position saved

@@ -28,7 +28,11 @@ def ggf(moves: str = "", board: str = START, side: str = "*", ti: str = "") -> s
 
 @pytest.fixture(scope="module")
 def engine() -> Engine:
-    return Engine(level=3, evaluation="classic", table_bits=14)
+    engine = Engine(level=3, evaluation="classic", table_bits=14)
+    # compiled (or loaded) before the tests, whose replies are awaited for 10 s
+    engine.search(Board.from_transcript("f5"), Limit(depth=3), multi=2)
+    engine.search(Board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"))
+    return engine
 
 
 def drain(harness: SessionHarness) -> list[str]:

@@ -133,11 +133,15 @@ def _parse_bo(value: str) -> Board:
         raise GgfError(f"bad board in BO[{value}]: {exc}") from exc
 
 
-def to_ggf(start: Board, moves: list[str], black: str = "?", white: str = "?") -> str:
-    """Write a game as GGF (passes written ``PA``)."""
+def to_ggf(start: Board, moves: list[str], black: str = "?", white: str = "?",
+           clock: float | None = None) -> str:
+    """Write a game as GGF (passes written ``PA``); ``clock``: each player's time in
+    seconds, as ``TI``."""
     squares = start.fen()[:64].replace("X", "*")
     side = "*" if start.turn == BLACK else "O"
-    out = [f"(;GM[Othello]PC[bitgames]PB[{black}]PW[{white}]RE[?]TY[8]BO[8 {squares} {side}]"]
+    ti = "" if clock is None else f"TI[{clock:.2f}]"
+    out = [f"(;GM[Othello]PC[bitgames]PB[{black}]PW[{white}]RE[?]{ti}TY[8]"
+           f"BO[8 {squares} {side}]"]
     board = start.copy()
     for mv in moves:
         colour = "B" if board.turn == BLACK else "W"

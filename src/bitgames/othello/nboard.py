@@ -367,9 +367,7 @@ class NBoardClient(Client):
         start = board.copy()
         while start.move_stack:
             start.pop()
-        game = to_ggf(start, [str(m) for m in board.move_stack])
-        if limit.remaining is not None:
-            game = game.replace("TY[8]", f"TI[{limit.remaining:.2f}]TY[8]", 1)
+        game = to_ggf(start, [str(m) for m in board.move_stack], clock=limit.remaining)
         if limit.depth is not None and limit.depth != self.depth:
             self.depth = limit.depth
             self.send(f"set depth {limit.depth}")
