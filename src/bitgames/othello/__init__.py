@@ -21,16 +21,17 @@ if TYPE_CHECKING:
         Outcome,
         Termination,
     )
+    from bitgames.othello.nboard import NBoardClient
     from bitgames.othello.search import Engine
     from bitgames.othello.solver import Solver, SolveResult, solve
 
 __all__ = ["BLACK", "WHITE", "Board", "Engine", "IllegalMoveError", "InvalidPositionError",
-           "Move", "Outcome", "SolveResult", "Solver", "Termination", "solve"]
+           "Move", "NBoardClient", "Outcome", "SolveResult", "Solver", "Termination", "solve"]
 
 __getattr__ = lazy_exports(
     __name__,
     {"BLACK": "board", "WHITE": "board", "Board": "board", "Move": "board",
      "IllegalMoveError": "board", "InvalidPositionError": "board", "Outcome": "board",
-     "Termination": "board", "Engine": "search",
+     "Termination": "board", "Engine": "search", "NBoardClient": "nboard",
      "SolveResult": "solver", "Solver": "solver", "solve": "solver"},
 )
