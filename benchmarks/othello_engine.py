@@ -21,6 +21,7 @@ import time
 
 import numpy as np
 
+from bitgames.core.engine import Limit
 from bitgames.core.jit import njit, warmup
 from bitgames.othello import eval as ev
 from bitgames.othello.board import Board
@@ -80,7 +81,7 @@ def main() -> None:
         for b in midgame_positions(count, seed=2):
             engine.new_game()
             c0 = time.process_time()
-            r = engine.search(b, depth=depth, solve=False)
+            r = engine.search(b, Limit(depth=depth), solve=False)
             cpu += time.process_time() - c0
             nodes += r.nodes
         print(f"search {evaluation} depth {depth}, {count} midgame positions: {nodes:,} nodes, "

@@ -14,7 +14,7 @@ import time
 
 from bitgames.core.jit import warmup
 from bitgames.othello.board import Board
-from bitgames.othello.cli import ffo_problems, parse_range
+from bitgames.othello.obf import ffo_problems, parse_range
 from bitgames.othello.solver import Solver
 
 
@@ -23,12 +23,12 @@ def main() -> int:
     bits = int(sys.argv[2]) if len(sys.argv) > 2 else 21
     warmup(["othello"])
     solver = Solver(bits)
-    solver.solve(Board.from_string("-" * 60 + "XOXO X"))
+    solver.solve(Board("-" * 60 + "XOXO X"))
     nodes = 0
     wall = cpu = 0.0
     wrong = 0
     for pr in ffo_problems(lo, hi):
-        board = Board.from_string(pr.board)
+        board = Board(pr.board)
         c0 = time.process_time()
         r = solver.solve(board)
         c = time.process_time() - c0

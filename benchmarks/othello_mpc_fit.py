@@ -16,9 +16,10 @@ import sys
 
 import numpy as np
 
+from bitgames.core.engine import Limit
 from bitgames.core.jit import warmup
 from bitgames.othello.board import Board
-from bitgames.othello.search import Engine
+from bitgames.othello.search import Engine, centi_discs
 
 
 def shallow_depth(depth: int) -> int:
@@ -47,9 +48,9 @@ def main() -> None:
         xs, ys = [], []
         for b in boards:
             engine.new_game()
-            ys.append(engine.search(b, depth=d, solve=False).score)
+            ys.append(centi_discs(engine.search(b, Limit(depth=d), solve=False).score))
             engine.new_game()
-            xs.append(engine.search(b, depth=s, solve=False).score)
+            xs.append(centi_discs(engine.search(b, Limit(depth=s), solve=False).score))
         x, y = np.array(xs, float), np.array(ys, float)
         a, c = np.polyfit(x, y, 1)
         sigma = float(np.std(y - (a * x + c)))

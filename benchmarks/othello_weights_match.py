@@ -16,7 +16,7 @@ from typing import Any
 from bitgames.core.jit import ensure_warm
 from bitgames.core.match import run_match
 from bitgames.othello.board import Board
-from bitgames.othello.play import parse_player, random_openings
+from bitgames.othello.cli import parse_player, random_openings
 
 
 def main() -> None:

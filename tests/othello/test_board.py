@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bitgames.othello.board import (
@@ -9,9 +11,11 @@ from bitgames.othello.board import (
     WHITE,
     Board,
     IllegalMoveError,
-    InvalidBoardError,
     InvalidMoveError,
+    InvalidPositionError,
     Move,
+    Outcome,
+    Termination,
     parse_square,
 )
 
@@ -23,17 +27,18 @@ def test_start_position() -> None:
     assert b.turn == BLACK
     assert b.disc_count() == (2, 2)
     assert sorted(str(m) for m in b.legal_moves) == ["c4", "d3", "e6", "f5"]
-    assert b.result() == "*"
+    assert b.result() == "*" and b.outcome() is None
+    assert BLACK is False and WHITE is True
 
 
 def test_string_round_trip_and_repr() -> None:
     b = Board(FFO1)
-    assert b.to_string() == FFO1
+    assert b.fen() == FFO1
     assert eval(repr(b)) == b  # noqa: S307 - repr evaluates back
     obf = FFO1 + "; G8:+18; H1:+12"
-    assert Board.from_string(obf) == b
+    assert Board(obf) == b
     lower = FFO1.replace("X", "x").replace("O", "o")
-    assert Board.from_string(lower[:-1] + "O").turn == WHITE
+    assert Board(lower[:-1] + "O").turn == WHITE
 
 
 @pytest.mark.parametrize(
@@ -47,18 +52,18 @@ def test_string_round_trip_and_repr() -> None:
     ],
 )
 def test_bad_board_strings(text: str, fragment: str) -> None:
-    with pytest.raises(InvalidBoardError, match=fragment.replace("(", r"\(").replace(")", r"\)")):
-        Board.from_string(text)
-    assert issubclass(InvalidBoardError, ValueError)
+    with pytest.raises(InvalidPositionError, match=re.escape(fragment)):
+        Board(text)
+    assert issubclass(InvalidPositionError, ValueError)
 
 
 def test_move_names() -> None:
     assert parse_square("F5") == 37
-    assert Move.from_name("pass").is_pass()
+    assert Move.from_str("pass").is_pass()
     with pytest.raises(InvalidMoveError):
-        Move.from_name("z9")
+        Move.from_str("z9")
     with pytest.raises(InvalidMoveError):
-        Move.from_name("a")
+        Move.from_str("a")
 
 
 def test_push_pop_and_illegal_moves() -> None:
@@ -70,7 +75,7 @@ def test_push_pop_and_illegal_moves() -> None:
     b.push("f5")
     assert b.turn == WHITE
     assert b.disc_count() == (4, 1)
-    assert b.pop() == Move.from_name("f5")
+    assert b.pop() == Move.from_str("f5")
     assert b == Board()
     with pytest.raises(IndexError):
         b.pop()
@@ -98,12 +103,42 @@ def test_transcript_with_passes() -> None:
     assert "pa" in explicit and "pa" not in implicit
     assert Board.from_transcript(implicit) == b
     assert Board.from_transcript(explicit) == b
-    assert b.is_game_over() and b.result() in ("1-0", "0-1", "1/2-1/2")
+    assert b.is_game_over()
     black, white = b.disc_count()
     empties = 64 - black - white
     diff = black - white
     assert b.score() == diff + (empties if diff > 0 else -empties if diff < 0 else 0)
     assert b.winner() == (None if diff == 0 else BLACK if diff > 0 else WHITE)
+    outcome = b.outcome()
+    assert outcome is not None and outcome.score == b.score()
+    assert outcome.termination is Termination.NO_MOVES and outcome.winner == b.winner()
+    x, o = (int(n) for n in b.result().split("-"))
+    assert x + o == 64 and x - o == b.score()
+
+
+def test_shortest_game_result() -> None:
+    # The shortest possible game (9 moves, Black wins 13-0, M. Maruo 1975): empties go
+    # to the winner in the result.
+    b = Board.from_transcript("f5f4c3c6c5d6f3c4c7")
+    assert b.disc_count() == (13, 0)
+    assert b.result() == "64-0" and b.winner() is BLACK
+    assert b.outcome() == Outcome(Termination.NO_MOVES, BLACK, 64)
+    assert list(b.legal_moves) == []
+
+
+def test_pass_is_listed_exactly_when_legal() -> None:
+    board = Board("-" * 27 + "OX------XO" + "-" * 27 + " X")
+    assert Move.null() not in board.legal_moves
+    # a1 White, b1 Black: Black cannot flank the corner, White takes c1 (O X O)
+    b = Board("OX" + "-" * 62 + " X")
+    assert list(b.legal_moves) == [Move.null()] and b.must_pass()
+    assert b.result() == "*"
+    b.push("pass")
+    assert b.turn is WHITE and [str(m) for m in b.legal_moves] == ["c1"]
+    b.push("c1")  # now neither side can move: White wins 3-0, 64-0 with the empties
+    assert list(b.legal_moves) == [] and b.result() == "0-64" and b.winner() is WHITE
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        b.push("pass")
 
 
 def test_transcript_errors_say_where() -> None:

@@ -19,7 +19,7 @@ from bitgames.othello.book import (
     symmetry,
     transpose,
 )
-from bitgames.othello.nboard import run_session
+from bitgames.othello.nboard import NBoardSession
 from bitgames.othello.patterns import _sym as square_image
 
 
@@ -149,6 +149,21 @@ def test_build_resumes_and_saves(tmp_path: Path) -> None:
         Book.load(tmp_path / "missing.npz")
 
 
+def test_stopped_build_saves_every_finished_position(tmp_path: Path) -> None:
+    path = tmp_path / "stopped.npz"
+    whole = Book()
+    whole.build(by_mobility, 1, plies=3, width=1000)
+    searched: list[int] = []
+    book = Book()
+    added = book.build(by_mobility, 1, plies=3, width=1000, save_to=path, save_every=100,
+                       on_position=lambda n, ply: searched.append(n),
+                       stop=lambda: len(searched) >= 5)  # Ctrl-C after the fifth position
+    assert added == 5 and len(Book.load(path)) == 5  # all five saved, not one lost
+    resumed = Book.load(path)
+    assert resumed.build(by_mobility, 1, plies=3, width=1000) == len(whole) - 5 > 0
+    assert resumed.table == whole.table
+
+
 class Interrupted(Exception):
     pass
 
@@ -209,8 +224,7 @@ def test_nboard_plays_hints_and_learns_from_the_book(tmp_path: Path) -> None:
     lines = ["nboard 2", "set depth 2", "move f5", "go", "hint 3", "move d6", "move c3",
              "move d3", "learn", "go", "quit"]
     out, err = io.StringIO(), io.StringIO()
-    run_session(engine, io.StringIO("\n".join(lines) + "\n"), out, err, book=book,
-                book_path=str(path))
+    NBoardSession(engine, out, err, book=book, book_path=str(path)).run(lines)
     got = out.getvalue().splitlines()
     replies = [x for x in got if x.startswith("=== ")]
     assert replies[0] == f"=== {expected[0].upper()}/{expected[1] / 100:.2f}/0.00"

@@ -1,16 +1,21 @@
-"""NBoard protocol: scripted sessions, passes, malformed lines, ping while thinking."""
+"""NBoard protocol: scripted sessions, passes, malformed lines, ping while thinking; the
+client driving an outside NBoard engine (scripted, and our own as a subprocess)."""
 
 from __future__ import annotations
 
-import io
-import threading
+import queue
+import re
+import sys
 import time
 
 import pytest
 
-from bitgames.othello.board import Board
+from bitgames.core.engine import EnginePlayer, Limit, Score, Unit
+from bitgames.core.errors import EngineError
+from bitgames.core.protocol import MockTransport, ProcessTransport, SessionHarness
+from bitgames.othello.board import BLACK, WHITE, Board, Move
 from bitgames.othello.ggf import GgfError, parse_ggf, to_ggf
-from bitgames.othello.nboard import NBoardSession, run_session
+from bitgames.othello.nboard import NBoardClient, NBoardSession
 from bitgames.othello.search import Engine
 
 START = "-" * 27 + "O*------*O" + "-" * 27
@@ -23,13 +28,58 @@ def ggf(moves: str = "", board: str = START, side: str = "*", ti: str = "") -> s
 
 @pytest.fixture(scope="module")
 def engine() -> Engine:
-    return Engine(level=3, evaluation="classic", table_bits=14)
+    engine = Engine(level=3, evaluation="classic", table_bits=14)
+    # compiled (or loaded) before the tests, whose replies are awaited for 10 s
+    engine.search(Board.from_transcript("f5"), Limit(depth=3), multi=2)
+    engine.search(Board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"))
+    return engine
 
 
-def session(engine: Engine, lines: list[str]) -> tuple[list[str], str]:
-    out, err = io.StringIO(), io.StringIO()
-    run_session(engine, io.StringIO("\n".join(lines) + "\n"), out, err)
-    return out.getvalue().splitlines(), err.getvalue()
+def drain(harness: SessionHarness) -> list[str]:
+    lines = []
+    while True:
+        try:
+            lines.append(harness.sink.lines.get_nowait())
+        except queue.Empty:
+            return lines
+
+
+def session(engine: Engine, lines: list[str], **kwargs: object) -> tuple[list[str], str]:
+    """Every line sent in turn, as a GUI would (until ``quit``); all replies and the log."""
+    harness = SessionHarness(NBoardSession, engine=engine, **kwargs)
+    for line in lines:
+        harness.send(line)
+        if not harness.session.running:
+            break
+    harness.session.finish()
+    return drain(harness), harness.log.getvalue()
+
+
+def test_scripted_conversation(engine: Engine) -> None:
+    harness = SessionHarness(NBoardSession, engine=engine)
+    harness.converse([
+        ("nboard 2", []),
+        ("set depth 2", ["set myname bitgames2"]),
+        ("ping 1", ["pong 1"]),
+        # a1 White, b1 Black, Black to move: no placement for Black, so a pass
+        (f"set game {ggf(board='O*' + '-' * 62)}", []),
+        ("go", ["status bitgames is thinking", "=== PA", "status bitgames is waiting"]),
+        ("hint 2", ["status bitgames is thinking", "search PA 0.00 0 0",
+                    "status bitgames is waiting"]),
+        ("move pa", []),
+        # White takes c1 (its only move) and the game is over
+        ("go", ["status bitgames is thinking", "search C1 64.00 0 1", "search C1 64.00 0 2",
+                re.compile(r"nodestats \d+ \d+\.\d\d"),
+                re.compile(r"=== C1/64\.00/\d+\.\d\d"), "status bitgames is waiting"]),
+        ("move c1", []),
+        ("go", ["status bitgames is thinking", "status game over"]),
+        ("frobnicate", []),
+        ("set depth nonsense", []),
+        ("ping 2", ["pong 2"]),
+    ])
+    log = harness.log.getvalue()
+    assert "unknown command ignored: 'frobnicate'" in log
+    assert "bad line 'set depth nonsense'" in log
 
 
 def test_go_replies_a_legal_move(engine: Engine) -> None:
@@ -72,7 +122,7 @@ def test_passes_in_game_and_implied_passes(engine: Engine) -> None:
     colours = []
     b = Board()
     for m in board.move_stack:
-        colours.append("B" if b.turn else "W")
+        colours.append("B" if b.turn == BLACK else "W")
         b.push(m)
     moves = "".join(f"{c}[{str(m).upper()}]"
                     for c, m in zip(colours, board.move_stack, strict=True))
@@ -80,7 +130,7 @@ def test_passes_in_game_and_implied_passes(engine: Engine) -> None:
     out, _ = session(engine, ["nboard 2", "set depth 2", f"set game {ggf(moves)}", "go"])
     assert "=== PA" in out
     # the pass written explicitly, then the opponent to move
-    passer = "B" if board.turn else "W"
+    passer = "B" if board.turn == BLACK else "W"
     out, err = session(engine, ["nboard 2", "set depth 2",
                                 f"set game {ggf(moves + passer + '[PA]')}", "go"])
     reply = [x for x in out if x.startswith("=== ")]
@@ -132,20 +182,19 @@ def test_exact_solve_reports_100_percent(engine: Engine) -> None:
 
 def test_ping_answered_while_thinking() -> None:
     engine = Engine(level=20, evaluation="classic", table_bits=16)
-    out = io.StringIO()
-    s = NBoardSession(engine, out, io.StringIO())
-    s.handle("nboard 2")
-    s.handle("set depth 30")
-    s.handle(f"set game {ggf('B[F5]W[D6]B[C3]W[D3]')}")
-    s.handle("go")
+    harness = SessionHarness(NBoardSession, engine=engine)
+    harness.send("nboard 2")
+    harness.send("set depth 30")
+    harness.expect("set myname bitgames30")
+    harness.send(f"set game {ggf('B[F5]W[D6]B[C3]W[D3]')}")
+    harness.send("go")
     time.sleep(0.3)
     t0 = time.perf_counter()
-    s.handle("ping 5")
+    harness.send("ping 5")
     assert time.perf_counter() - t0 < 2.0
-    lines = out.getvalue().splitlines()
+    lines = drain(harness)
     assert lines[-1] == "pong 5"
     assert any(x.startswith("=== ") for x in lines)  # the best move so far was sent first
-    assert threading.active_count() >= 1
 
 
 def test_analyze_and_learn(engine: Engine) -> None:
@@ -182,3 +231,60 @@ def test_command_line_speaks_only_protocol_on_stdout() -> None:
                for x in lines)
     assert any(x.startswith("=== ") for x in lines)
     assert "unknown command" in out.stderr
+
+
+# -- the client ---------------------------------------------------------------------------------
+
+
+def scripted_client(depth: int = 4) -> tuple[MockTransport, NBoardClient]:
+    mock = MockTransport()
+    mock.expect("nboard 2")
+    mock.expect(f"set depth {depth}", ["set myname Mock"])
+    mock.expect("ping 1", ["status Mock is waiting", "pong 1"])
+    return mock, NBoardClient(mock, depth=depth)
+
+
+def test_client_plays_a_scripted_engine() -> None:
+    mock, client = scripted_client()
+    assert client.name == "Mock"
+    board = Board.from_transcript("f5")
+    mock.expect(re.compile(re.escape("set game (;GM[Othello]") + r".*B\[F5\];\)"))
+    mock.expect("ping 2", ["pong 2"])
+    mock.expect("go", ["status Mock is thinking", "search D6C3 -1.50 0 5",
+                       "search F6 -0.75 0 6", "nodestats 12345 0.42", "=== F6/-0.75/0.42"])
+    result = client.play(board, Limit(remaining=30.0))
+    assert result.move == Move.from_str("f6") and result.pv == [Move.from_str("f6")]
+    assert result.score == Score(-0.75, Unit.DISCS)
+    assert (result.depth, result.nodes) == (6, 12345)
+    # a depth limit is passed on; a bad move line is the engine's error
+    mock.expect("set depth 2")
+    mock.expect(re.compile("set game .*"))
+    mock.expect("ping 3", ["pong 3"])
+    mock.expect("go", ["=== Z9/0.00/0.01"])
+    with pytest.raises(EngineError, match="bad move line"):
+        client.play(board, Limit(depth=2))
+    mock.expect("quit")
+    client.close()
+    mock.assert_done()
+    # the clock went into the game as its TI
+    assert "TI[30.00]" in mock.sent[3]
+
+
+def test_client_against_our_engine_in_a_subprocess() -> None:
+    command = [sys.executable, "-m", "bitgames.cli", "othello", "nboard", "--eval", "classic",
+               "--level", "1", "--no-book"]
+    client = NBoardClient(ProcessTransport(command), depth=1, timeout=600)
+    try:
+        assert client.name == "bitgames1"
+        ours = EnginePlayer(Engine(level=1, evaluation="classic", table_bits=12),
+                            Limit(depth=1))
+        board = Board()
+        while not board.is_game_over():  # a whole game: every move refereed by our rules
+            player = client if board.turn == BLACK else ours
+            move = player.play(board, Limit(depth=1)).move
+            assert move in board.legal_moves, (board.fen(), move)
+            board.push(move)
+        assert board.result() != "*" and board.winner() in (BLACK, WHITE, None)
+    finally:
+        client.close()
+    assert client.transport.proc.returncode == 0  # type: ignore[attr-defined]

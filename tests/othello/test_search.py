@@ -10,6 +10,7 @@ import time
 import numpy as np
 import pytest
 
+from bitgames.core.engine import End, Limit, Score, TimeManager, Unit
 from bitgames.core.errors import BitgamesError
 from bitgames.othello import search as S
 from bitgames.othello.board import Board
@@ -29,8 +30,8 @@ def engine() -> S.Engine:
 def test_one_signature_per_recursive_kernel(engine: S.Engine) -> None:
     from bitgames.othello import eval as ev
 
-    engine.search(Board(), depth=4)
-    engine.search(Board.from_string(ENDGAMES[0]), depth=3, solve=False)
+    engine.search(Board(), Limit(depth=4))
+    engine.search(Board(ENDGAMES[0]), Limit(depth=3), solve=False)
     # Call the recursive kernel itself with the types search_root uses (when search_root
     # came from the cache, _pvs has no signature of its own yet): exactly one must exist.
     p, o = (np.uint64(x) for x in Board().bitboards())
@@ -46,26 +47,30 @@ def test_one_signature_per_recursive_kernel(engine: S.Engine) -> None:
 
 @pytest.mark.parametrize("board", ENDGAMES)
 def test_search_to_the_end_equals_the_solver(engine: S.Engine, board: str) -> None:
-    b = Board.from_string(board)
+    b = Board(board)
     exact = Solver(table_bits=16).solve(b)
     for mpc in (False, True):
         engine.mpc = mpc
-        r = engine.search(b, depth=b.empties(), solve=False)
-        assert r.score == 100 * exact.score  # MPC is off when the search sees the end
+        r = engine.search(b, Limit(depth=b.empties()), solve=False)
+        # MPC is off when the search sees the end; a search to the end is exact
+        assert r.score == Score(exact.score, Unit.DISCS, exact=True)
     engine.mpc = False
     saved = engine.exact_empties, engine.wld_empties
     engine.exact_empties = engine.wld_empties = 20
-    solved = engine.search(b, depth=1)  # hand-over to the solver at the root
+    solved = engine.search(b, Limit(depth=1))  # hand-over to the solver at the root
     engine.exact_empties, engine.wld_empties = saved
-    assert solved.mode == "exact" and solved.score == 100 * exact.score
-    assert solved.move in exact.pv[:1] or solved.score == 100 * exact.score
+    assert solved.score == Score(exact.score, Unit.DISCS, exact=True)
+    assert S.depth_text(solved) == "100%" and solved.depth == b.empties()
+    assert str(solved.move) == exact.best_move and [str(m) for m in solved.pv] == exact.pv
 
 
 def test_wld_hand_over() -> None:
     e = S.Engine(level=1, evaluation="classic", table_bits=14, exact_empties=4, wld_empties=16)
-    b = Board.from_string(ENDGAMES[0])
+    b = Board(ENDGAMES[0])
     r = e.search(b)
-    assert r.mode == "wld" and r.score == 100 and r.depth_text == "100%W"
+    # FFO #1 is a win for the side to move (+18): the WLD solve proves the win only
+    assert r.score == Score.win_in(b.empties(), Unit.DISCS) and r.score.is_win
+    assert S.depth_text(r) == "100%W"
 
 
 def test_lost_wld_position_still_returns_a_move() -> None:
@@ -73,36 +78,36 @@ def test_lost_wld_position_still_returns_a_move() -> None:
     b = Board("XXXXXXXOXOXOOXOOXXOXXOXOXXOOOOXO-XOOOXXO-XOOXOXO--OOOOOO--OXXO-O O")
     e = S.Engine(level=4, evaluation="classic", table_bits=12)
     r = e.search(b)
-    assert r.move in [str(m) for m in b.legal_moves] and r.score < 0
+    assert r.move in b.legal_moves and r.score is not None and r.score.value < 0
 
 
 def test_node_limit_and_stop(engine: S.Engine) -> None:
     b = Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
-    r = engine.search(b, depth=30, nodes=5000, solve=False)
-    assert r.stopped and r.move in [str(m) for m in b.legal_moves]
-    assert r.nodes <= 5001
+    r = engine.search(b, Limit(depth=30, nodes=5000), solve=False)
+    assert r.ended is End.COMPLETED and r.move in b.legal_moves  # a node limit completes
+    assert 5000 <= r.nodes <= 5001
     t = threading.Timer(0.2, engine.stop)
     t0 = time.perf_counter()
     t.start()
-    r = engine.search(b, depth=40, solve=False)
-    assert time.perf_counter() - t0 < 3.0 and r.stopped
-    assert r.move in [str(m) for m in b.legal_moves]
+    r = engine.search(b, Limit(depth=40), solve=False)
+    assert time.perf_counter() - t0 < 3.0 and r.ended is End.STOPPED
+    assert r.move in b.legal_moves
 
 
 def test_movetime_is_respected(engine: S.Engine) -> None:
     b = Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
-    engine.search(b, depth=2)  # compiled code loaded before timing
+    engine.search(b, Limit(depth=2))  # compiled code loaded before timing
     t0 = time.perf_counter()
-    r = engine.search(b, depth=60, movetime=0.3)
+    r = engine.search(b, Limit(depth=60, time=0.3))
     assert time.perf_counter() - t0 < 1.5
-    assert r.move in [str(m) for m in b.legal_moves]
+    assert r.move in b.legal_moves and r.ended in (End.TIME, End.COMPLETED)
 
 
 def test_short_clock_never_loses_on_time() -> None:
     e = S.Engine(level=20, evaluation="classic", table_bits=16)
     # compile (or load) every kernel first, as the command line does: no clock pays for it
-    e.search(Board.from_string(ENDGAMES[0]))
-    e.search(Board(), depth=3)
+    e.search(Board(ENDGAMES[0]))
+    e.search(Board(), Limit(depth=3))
     for total in (1.5, 3.0):
         board = Board()
         left = {True: total, False: total}
@@ -111,49 +116,60 @@ def test_short_clock_never_loses_on_time() -> None:
                 board.push("pass")
                 continue
             t0 = time.perf_counter()
-            r = e.search(board, clock=S.Clock(left[board.turn]))
+            r = e.search(board, Limit(remaining=left[board.turn]))
             left[board.turn] -= time.perf_counter() - t0
             assert left[board.turn] > 0, f"lost on time with {total} s"
             board.push(r.move)
 
 
-def test_allocate_and_levels() -> None:
-    t, hard = S.allocate(S.Clock(10.0), 40, 16)
-    assert 0 < t <= hard < 10.0 / 2
-    t2, _ = S.allocate(S.Clock(10.0), 20, 16)
-    assert t2 > 0
-    assert S.allocate(S.Clock(0.0), 30, 16) == (0.0, 0.0)
-    assert [S.level(n).depth for n in (1, 5, 20)] == [1, 5, 20]
-    assert all(S.level(n).exact <= S.level(n + 1).exact for n in range(1, S.MAX_LEVEL))
+def test_time_budget_and_levels() -> None:
+    manager = TimeManager()
+    early = manager.budget(Limit(remaining=10.0), S.time_weights(40, 16))
+    assert 0 < early.optimum <= early.maximum < 10.0 / 2
+    # the solve (at 16 empties and below) gets the whole usable time as its optimum
+    solve = manager.budget(Limit(remaining=10.0), S.time_weights(14, 16))
+    assert solve.optimum > early.optimum and solve.maximum <= 10.0 / 4
+    assert manager.budget(Limit(remaining=0.0), S.time_weights(30, 16)).maximum == 0.0
+    assert [S.level_settings(n).depth for n in (1, 5, 20)] == [1, 5, 20]
+    assert all(S.level_settings(n).exact <= S.level_settings(n + 1).exact
+               for n in range(1, S.MAX_LEVEL))
     with pytest.raises(BitgamesError):
-        S.level(0)
+        S.level_settings(0)
     with pytest.raises(BitgamesError):
         S.Engine(evaluation="nonsense")
+    engine = S.Engine(level=3, evaluation="classic", table_bits=10)
+    assert (engine.level, engine.depth, S.Engine.MAX_LEVEL) == (3, 3, 20)
+    engine.level = 12
+    assert engine.depth == 12 and engine.mpc and engine.exact_empties == 19
+    with pytest.raises(BitgamesError, match="level must be 1..20"):
+        engine.level = 21
 
 
 def test_multi_scores_every_move(engine: S.Engine) -> None:
     b = Board.from_transcript("f5")
-    r = engine.search(b, depth=3, multi=3)
-    assert sorted(m for m, _ in r.scores) == sorted(str(m) for m in b.legal_moves)
-    assert [s for _, s in r.scores] == sorted((s for _, s in r.scores), reverse=True)
+    r = engine.search(b, Limit(depth=3), multi=3)
+    assert sorted(str(m) for m, _ in r.multipv) == sorted(str(m) for m in b.legal_moves)
+    values = [s.value for _, s in r.multipv]
+    assert values == sorted(values, reverse=True)
+    assert r.multipv[0][1].value == r.score.value  # the best move's score is the result's
 
 
 def test_play_scripted_and_analyze(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from bitgames.othello.play import random_openings, run_analyze, run_play
+    from bitgames.othello.cli import cmd_analyze, cmd_play, random_openings
 
     save = tmp_path / "game.txt"
     args = argparse.Namespace(level=1, evaluation="classic", weights=None, color="black",
-                              moves="", show_thinking=True)
+                              moves="", show_thinking=True, book=None, no_book=True)
     out = io.StringIO()
     script = f"f5\nhint\nundo\nbad\nf5\nsave {save}\nload {save}\nquit\n"
-    assert run_play(args, io.StringIO(script), out) == 0
+    assert cmd_play(args, io.StringIO(script), out) == 0
     text = out.getvalue()
     assert "engine plays" in text and "hint:" in text and "error:" in text
     assert save.read_text().startswith("f5") and len(save.read_text().strip()) == 4
     out = io.StringIO()
     a = argparse.Namespace(transcript="f5d6c3d3c4f4f6f3e6e7d7c6", level=2, evaluation="classic",
                            weights=None, mistake=1.0, json=False)
-    assert run_analyze(a, out) == 0
+    assert cmd_analyze(a, out) == 0
     rows = out.getvalue().splitlines()
     assert len(rows) == 13 and rows[0].startswith("  1. X f5")
     ops = random_openings(5, 6, seed=3)
@@ -161,18 +177,18 @@ def test_play_scripted_and_analyze(tmp_path) -> None:  # type: ignore[no-untyped
 
 
 def test_match_command() -> None:
-    from bitgames.othello.play import run_match_cmd
+    from bitgames.othello.cli import cmd_match
 
     out = io.StringIO()
     args = argparse.Namespace(player_a="classic:2", player_b="classic:d1", games=4,
                               random_plies=6, seed=1, weights=None, json=True)
-    assert run_match_cmd(args, out) == 0
+    assert cmd_match(args, out) == 0
     import json
 
     rec = json.loads(out.getvalue().splitlines()[-1])
     assert rec["games"] == 4 and rec["wins"] + rec["draws"] + rec["losses"] == 4
     with pytest.raises(BitgamesError):
-        run_match_cmd(argparse.Namespace(player_a="chess:1", player_b="classic:1", games=2,
+        cmd_match(argparse.Namespace(player_a="chess:1", player_b="classic:1", games=2,
                                          random_plies=4, seed=1, weights=None, json=True), out)
 
 
@@ -233,7 +249,7 @@ def test_fixed_depth_search_equals_plain_negamax(evaluation: str) -> None:
 
     rng = random.Random(7)
     e = S.Engine(level=1, evaluation=evaluation, table_bits=14, mpc=False)
-    boards = [Board.from_string(ENDGAMES[1])]
+    boards = [Board(ENDGAMES[1])]
     with_pass = 0
     while len(boards) < 10:  # midgame, and near the end with a pass within 3 plies
         b = Board()
@@ -252,5 +268,5 @@ def test_fixed_depth_search_equals_plain_negamax(evaluation: str) -> None:
     for b in boards:
         for depth in (1, 2, 3):
             e.new_game()
-            assert e.search(b, depth=depth, solve=False).score == _negamax(e, b, depth), (
-                b.to_string(), depth)
+            score = e.search(b, Limit(depth=depth), solve=False).score
+            assert round(100 * score.value) == _negamax(e, b, depth), (b.fen(), depth)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bitgames.othello.board import BLACK, Board
-from bitgames.othello.cli import Problem, ffo_problems
+from bitgames.othello.obf import Problem, ffo_problems
 from bitgames.othello.solver import Solver, solve
 from tests.othello import reference_rules as ref
 
@@ -31,7 +31,7 @@ def _check_pv(board: Board, pv: list[str], score: int) -> None:
 
 def _check_problem(solver: Solver, problem: Problem) -> None:
     """The published exact score, a move from the published best set, and a sound PV."""
-    board = Board.from_string(problem.board)
+    board = Board(problem.board)
     result = solver.solve(board)
     assert result.score == problem.expected_score
     assert result.best_move in problem.expected_moves
@@ -63,7 +63,7 @@ def _move_scores() -> list[tuple[str, dict[str, int]]]:
 @pytest.mark.parametrize("board_text, scores", _move_scores())
 def test_every_move_score(solver: Solver, board_text: str, scores: dict[str, int]) -> None:
     """The exact score of every legal move (published with the FFO positions, Edax .obf)."""
-    board = Board.from_string(board_text)
+    board = Board(board_text)
     assert sorted(str(m) for m in board.legal_moves) == sorted(scores)
     for move, want in scores.items():
         board.push(move)
@@ -73,7 +73,7 @@ def test_every_move_score(solver: Solver, board_text: str, scores: dict[str, int
 
 @pytest.mark.parametrize("problem", ffo_problems(1, 19), ids=lambda p: p.name)
 def test_wld_mode(solver: Solver, problem: Problem) -> None:
-    result = solver.solve(Board.from_string(problem.board), mode="wld")
+    result = solver.solve(Board(problem.board), mode="wld")
     want = problem.expected_score
     assert result.score == (want > 0) - (want < 0)
     assert result.outcome == ("win" if want > 0 else "loss" if want < 0 else "draw")
@@ -99,7 +99,7 @@ def test_small_endgames_against_brute_force(solver: Solver) -> None:
         p, o = b.bitboards()
         want = ref.minimax(ref.from_bits(p, o))
         result = solver.solve(b)
-        assert result.score == want, b.to_string()
+        assert result.score == want, b.fen()
         assert solver.solve(b, mode="wld").score == (want > 0) - (want < 0)
         seen_pass |= "pass" in result.pv
         seen_over |= b.is_game_over()
@@ -125,7 +125,7 @@ def test_wipeout_and_pass() -> None:
     cells[1] = "O"
     text = "".join(cells)
     for side, want in (("X", 64), ("O", -64)):
-        board = Board.from_string(f"{text} {side}")
+        board = Board(f"{text} {side}")
         p, o = board.bitboards()
         assert ref.minimax(ref.from_bits(p, o)) == want
         result = solve(board, table_bits=12)

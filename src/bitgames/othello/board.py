@@ -2,9 +2,12 @@
 
 The board keeps two bitboards (black and white discs; ``a1`` = bit 0 ... ``h8`` = bit 63)
 and the side to move; rules are computed by the numba kernels of
-:mod:`bitgames.othello.kernels`.
+:mod:`bitgames.othello.kernels`. Colours follow :mod:`bitgames.core.board`:
+:data:`WHITE` is ``True``, :data:`BLACK` is ``False``, and Black moves first.
 
 >>> board = Board()
+>>> board.turn == BLACK
+True
 >>> board.push("f5")
 >>> [str(m) for m in board.legal_moves]
 ['f4', 'd6', 'f6']
@@ -12,7 +15,7 @@ and the side to move; rules are computed by the numba kernels of
 >>> board.transcript()
 'f5d6c3'
 >>> board.pop()
-Move.from_name('c3')
+Move.from_str('c3')
 >>> print(board)
   a b c d e f g h
 1 . . . . . . . . 1
@@ -27,24 +30,27 @@ Move.from_name('c3')
 Black (X) to move: X 3 O 3
 
 Scoring convention: the final score is the disc difference with the empty squares given to
-the winner (tournament scoring), e.g. 40-20 with 4 empties is +24 for the winner.
+the winner (tournament scoring), e.g. 40-20 with 4 empties is 44-20, +24 for Black.
+:meth:`Board.result` writes the final count (``"44-20"``), :meth:`Board.outcome` gives the
+difference, Black minus White, as its ``score``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 
+from bitgames.core import errors
 from bitgames.core.bits import iter_bits, popcount
-from bitgames.core.errors import BitgamesError
+from bitgames.core.board import BLACK, WHITE, BaseBoard, Color, Outcome, Termination
+from bitgames.core.errors import InvalidPositionError
 from bitgames.othello import kernels
 
-Color = bool
-BLACK: Color = True
-WHITE: Color = False
+__all__ = [
+    "BLACK", "PASS", "WHITE", "Board", "Color", "IllegalMoveError", "InvalidMoveError",
+    "InvalidPositionError", "Move", "Outcome", "Termination", "parse_square", "square_name",
+]
 
 FILE_NAMES = "abcdefgh"
 RANK_NAMES = "12345678"
@@ -57,19 +63,11 @@ _EMPTY_CHARS = "-."
 _U = np.uint64
 
 
-class OthelloError(BitgamesError):
-    """Base class of Othello input errors."""
+class InvalidMoveError(errors.InvalidMoveError):
+    """A move name that cannot be read (``"z9"``)."""
 
 
-class InvalidBoardError(OthelloError):
-    """A board string that cannot be read."""
-
-
-class InvalidMoveError(OthelloError):
-    """A move name that cannot be read."""
-
-
-class IllegalMoveError(OthelloError):
+class IllegalMoveError(errors.IllegalMoveError):
     """A move that is not legal in the position."""
 
 
@@ -96,10 +94,10 @@ def square_name(square: int) -> str:
 
 @dataclass(frozen=True)
 class Move:
-    """A move: a square index 0-63, or :data:`PASS` (64).
+    """A move: a square index 0-63, or :data:`PASS` (64). ``str()`` is ``f5`` or ``pass``.
 
-    >>> Move.from_name("f5"), Move.from_name("PA"), str(Move(37))
-    (Move.from_name('f5'), Move.from_name('pass'), 'f5')
+    >>> Move.from_str("f5"), Move.from_str("PA"), str(Move(37))
+    (Move.from_str('f5'), Move.from_str('pass'), 'f5')
     """
 
     square: int
@@ -109,7 +107,7 @@ class Move:
             raise InvalidMoveError(f"square index out of range: {self.square}")
 
     @classmethod
-    def from_name(cls, name: str) -> Move:
+    def from_str(cls, name: str) -> Move:
         """Read ``"f5"``, ``"F5"``, or a pass as ``"pass"``, ``"pa"`` or ``"ps"``."""
         if name.strip().lower() in ("pass", "pa", "ps", "--", "@@"):
             return cls(PASS)
@@ -123,14 +121,11 @@ class Move:
     def is_pass(self) -> bool:
         return self.square == PASS
 
-    def name(self) -> str:
+    def __str__(self) -> str:
         return square_name(self.square)
 
-    def __str__(self) -> str:
-        return self.name()
-
     def __repr__(self) -> str:
-        return f"Move.from_name({self.name()!r})"
+        return f"Move.from_str({str(self)!r})"
 
 
 MoveLike = Move | str | int
@@ -140,114 +135,82 @@ def _as_move(move: MoveLike) -> Move:
     if isinstance(move, Move):
         return move
     if isinstance(move, str):
-        return Move.from_name(move)
+        return Move.from_str(move)
     return Move(int(move))
 
 
-class LegalMoves:
-    """A view of the legal moves of a board (a pass when only the opponent can move)."""
-
-    def __init__(self, board: Board) -> None:
-        self._board = board
-
-    def _squares(self) -> list[int]:
-        p, o = self._board.bitboards()
-        moves = int(kernels.legal_moves(_U(p), _U(o)))
-        if moves:
-            return list(iter_bits(moves))
-        if int(kernels.legal_moves(_U(o), _U(p))):
-            return [PASS]
-        return []
-
-    def __iter__(self) -> Iterator[Move]:
-        return (Move(sq) for sq in self._squares())
-
-    def __len__(self) -> int:
-        return len(self._squares())
-
-    def __bool__(self) -> bool:
-        return bool(self._squares())
-
-    def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and move.square in self._squares()
-
-    def __repr__(self) -> str:
-        return f"<LegalMoves ({', '.join(square_name(s) for s in self._squares())})>"
-
-
-class Board:
+class Board(BaseBoard[Move]):
     """An Othello position with its move history.
 
-    ``Board()`` is the start position; ``Board(s)`` reads a board string (see
-    :meth:`from_string`).
+    ``Board()`` is the start position; ``Board(fen)`` reads a position string (see
+    :meth:`set_fen`), ``board.fen()`` writes it.
 
     >>> b = Board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")
     >>> b.empties(), b.turn == BLACK, len(b.legal_moves)
     (14, True, 8)
     """
 
-    def __init__(self, string: str | None = None) -> None:
+    def __init__(self, fen: str | None = None) -> None:
         self.black = kernels.BLACK_START
         self.white = kernels.WHITE_START
         self.turn: Color = BLACK
         self.move_stack: list[Move] = []
         self._stack: list[tuple[int, int, Color]] = []
-        if string is not None:
-            self.set_string(string)
+        if fen is not None:
+            self.set_fen(fen)
 
     # -- reading and writing -------------------------------------------------------------
 
-    @classmethod
-    def from_string(cls, string: str) -> Board:
+    def set_fen(self, fen: str) -> None:
         """Read 64 squares (a1, b1, ..., h8) then the side to move, as in FFO and OBF files.
 
         Discs: ``X``/``x``/``*``/``b`` black, ``O``/``o``/``w`` white, ``-``/``.`` empty.
-        Side: ``X``/``B`` black, ``O``/``W`` white. Anything after a ``;`` (OBF move scores)
-        and white space inside the 64 squares are ignored.
+        Side: ``X``/``B``/``*`` black, ``O``/``W`` white. Anything after a ``;`` (OBF move
+        scores) and white space inside the 64 squares are ignored. The move history is
+        cleared. Raises :class:`~bitgames.core.errors.InvalidPositionError` naming what is
+        wrong and where.
 
-        >>> Board.from_string("-" * 27 + "OX------XO" + "-" * 27 + " X") == Board()
+        >>> Board("-" * 27 + "OX------XO" + "-" * 27 + " X") == Board()
         True
+        >>> Board("-" * 27 + "OX------XO" + "-" * 27 + " Q")
+        Traceback (most recent call last):
+        ...
+        bitgames.core.errors.InvalidPositionError: bad side to move 'Q' (expected X or O)
         """
-        board = cls()
-        board.set_string(string)
-        return board
-
-    def set_string(self, string: str) -> None:
-        text = string.split(";", 1)[0].strip()
+        text = fen.split(";", 1)[0].strip()
         if not text:
-            raise InvalidBoardError("empty board string")
+            raise InvalidPositionError("empty board string")
         body, side = text[:-1], text[-1]
         squares = "".join(body.split())
         if len(squares) != 64:
-            raise InvalidBoardError(
+            raise InvalidPositionError(
                 f"a board needs 64 squares then the side to move, got {len(squares)} squares"
-                f" in {string.strip()!r}"
+                f" in {fen.strip()!r}"
             )
         black = white = 0
         for i, ch in enumerate(squares):
-            disc = _disc_of(ch)
-            if disc is None:
-                raise InvalidBoardError(
+            if ch in _BLACK_CHARS:
+                black |= 1 << i
+            elif ch in _WHITE_CHARS:
+                white |= 1 << i
+            elif ch not in _EMPTY_CHARS:
+                raise InvalidPositionError(
                     f"bad character {ch!r} at square {i + 1} ({SQUARE_NAMES[i]}) of the board"
                 )
-            if disc == "b":
-                black |= 1 << i
-            elif disc == "w":
-                white |= 1 << i
         if side.upper() in ("X", "B", "*"):
             turn = BLACK
         elif side.upper() in ("O", "W"):
             turn = WHITE
         else:
-            raise InvalidBoardError(f"bad side to move {side!r} (expected X or O)")
+            raise InvalidPositionError(f"bad side to move {side!r} (expected X or O)")
         self.black, self.white, self.turn = black, white, turn
         self.move_stack.clear()
         self._stack.clear()
 
-    def to_string(self) -> str:
+    def fen(self) -> str:
         """64 squares (``X`` black, ``O`` white, ``-`` empty), a space, then ``X`` or ``O``.
 
-        >>> Board().to_string() == "-" * 27 + "OX------XO" + "-" * 27 + " X"
+        >>> Board().fen() == "-" * 27 + "OX------XO" + "-" * 27 + " X"
         True
         """
         chars = []
@@ -271,7 +234,7 @@ class Board:
         if len(text) % 2:
             raise InvalidMoveError(f"a transcript is pairs of characters, got {transcript!r}")
         for i in range(0, len(text), 2):
-            move = Move.from_name(text[i : i + 2])
+            move = Move.from_str(text[i : i + 2])
             if not move.is_pass() and board.must_pass():
                 board.push(Move(PASS))
             try:
@@ -283,7 +246,7 @@ class Board:
     def transcript(self, passes: bool = False) -> str:
         """The moves played, as ``"f5d6c3"``; passes are written as ``pa`` if ``passes``."""
         return "".join(
-            ("pa" if passes else "") if m.is_pass() else m.name() for m in self.move_stack
+            ("pa" if passes else "") if m.is_pass() else str(m) for m in self.move_stack
         )
 
     # -- rules ----------------------------------------------------------------------------
@@ -294,13 +257,33 @@ class Board:
             return self.black, self.white
         return self.white, self.black
 
-    @property
-    def legal_moves(self) -> LegalMoves:
-        """The legal moves; a single pass when only the opponent can move; empty at the end."""
-        return LegalMoves(self)
+    def _squares(self) -> list[int]:
+        p, o = self.bitboards()
+        moves = int(kernels.legal_moves(_U(p), _U(o)))
+        if moves:
+            return list(iter_bits(moves))
+        if int(kernels.legal_moves(_U(o), _U(p))):
+            return [PASS]
+        return []
+
+    def generate_legal_moves(self) -> list[Move]:
+        """The legal moves in square order; a single pass when only the opponent can move;
+        none at the end of the game."""
+        return [Move(sq) for sq in self._squares()]
 
     def is_legal(self, move: MoveLike) -> bool:
-        return _as_move(move) in self.legal_moves
+        try:
+            return _as_move(move).square in self._squares()
+        except ValueError:
+            return False
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move named ``text`` (``f5``, ``pass``); :class:`InvalidMoveError` for
+        text that is no move, :class:`IllegalMoveError` for a move not legal here."""
+        move = Move.from_str(text)
+        if move.square not in self._squares():
+            raise IllegalMoveError(f"{move} is illegal in {self.fen()}")
+        return move
 
     def must_pass(self) -> bool:
         """True when the side to move has no move but the opponent has one."""
@@ -332,20 +315,23 @@ class Board:
                 raise IllegalMoveError(f"cannot pass: {self._moves_text(moves)} available")
             if not int(kernels.legal_moves(_U(o), _U(p))):
                 raise IllegalMoveError("cannot pass: the game is over")
-            np_, no = p, o
-        else:
-            if not moves >> m.square & 1:
-                if not moves:
-                    raise IllegalMoveError(f"{m} is illegal: the side to move must pass")
-                raise IllegalMoveError(f"{m} is illegal here; legal: {self._moves_text(moves)}")
-            f = int(kernels.flips(_U(p), _U(o), m.square))
-            np_, no = p ^ f ^ (1 << m.square), o ^ f
+        elif not moves >> m.square & 1:
+            if not moves:
+                raise IllegalMoveError(f"{m} is illegal: the side to move must pass")
+            raise IllegalMoveError(f"{m} is illegal here; legal: {self._moves_text(moves)}")
+        self._push(m)
+
+    def _push(self, move: Move) -> None:
+        p, o = self.bitboards()
+        if not move.is_pass():
+            f = int(kernels.flips(_U(p), _U(o), move.square))
+            p, o = p ^ f ^ (1 << move.square), o ^ f
         self._stack.append((self.black, self.white, self.turn))
-        self.move_stack.append(m)
+        self.move_stack.append(move)
         if self.turn == BLACK:
-            self.black, self.white = np_, no
+            self.black, self.white = p, o
         else:
-            self.white, self.black = np_, no
+            self.white, self.black = p, o
         self.turn = not self.turn
 
     @staticmethod
@@ -374,27 +360,55 @@ class Board:
     def empties(self) -> int:
         return 64 - popcount(self.black | self.white)
 
+    def final_count(self) -> tuple[int, int]:
+        """``(black, white)`` if the game ended now, the empty squares given to the winner
+        (shared on a draw).
+
+        >>> Board().final_count()
+        (32, 32)
+        """
+        b, w = self.disc_count()
+        e = 64 - b - w
+        if b > w:
+            return b + e, w
+        if w > b:
+            return b, w + e
+        return b + e // 2, w + e - e // 2
+
     def score(self) -> int:
         """Black's final score if the game ended now: disc difference, empties to the winner."""
-        b, w = self.disc_count()
-        diff = b - w
-        return diff + (64 - b - w) * ((diff > 0) - (diff < 0))
+        b, w = self.final_count()
+        return b - w
 
-    def winner(self) -> Color | None:
-        """Winner of a finished game (None on a draw or while the game goes on)."""
+    def outcome(self) -> Outcome | None:
+        """``None`` while the game goes on; at its end (neither side can move:
+        :attr:`Termination.NO_MOVES`) the winner and the ``score``, Black's final disc
+        difference with the empties to the winner.
+
+        >>> b = Board.from_transcript("f5f4c3c6c5d6f3c4c7")  # a 9-move wipe-out: 13-0
+        >>> b.outcome()
+        Outcome(termination=<Termination.NO_MOVES: 'no moves'>, winner=False, score=64)
+        >>> b.result()
+        '64-0'
+        """
         if not self.is_game_over():
             return None
         s = self.score()
-        return None if s == 0 else (BLACK if s > 0 else WHITE)
+        return Outcome(Termination.NO_MOVES, None if s == 0 else BLACK if s > 0 else WHITE, s)
 
-    def result(self) -> Literal["1-0", "0-1", "1/2-1/2", "*"]:
-        """``"1-0"`` black won, ``"0-1"`` white won, ``"1/2-1/2"`` draw, ``"*"`` not over."""
+    def result(self) -> str:
+        """The final disc count Black-White, empties to the winner (``"36-28"``); ``"*"``
+        while the game goes on."""
         if not self.is_game_over():
             return "*"
-        s = self.score()
-        return "1-0" if s > 0 else "0-1" if s < 0 else "1/2-1/2"
+        b, w = self.final_count()
+        return f"{b}-{w}"
+
+    def position_key(self) -> tuple[int, int, bool]:
+        return self.black, self.white, self.turn
 
     def copy(self, stack: bool = True) -> Board:
+        """An independent copy; with ``stack=False`` without the move history."""
         board = Board.__new__(Board)
         board.black, board.white, board.turn = self.black, self.white, self.turn
         board.move_stack = list(self.move_stack) if stack else []
@@ -435,23 +449,4 @@ class Board:
         return self.grid()
 
     def __repr__(self) -> str:
-        return f"Board({self.to_string()!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Board)
-            and (self.black, self.white, self.turn) == (other.black, other.white, other.turn)
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.black, self.white, self.turn))
-
-
-def _disc_of(ch: str) -> str | None:
-    if ch in _BLACK_CHARS:
-        return "b"
-    if ch in _WHITE_CHARS:
-        return "w"
-    if ch in _EMPTY_CHARS:
-        return "e"
-    return None
+        return f"Board({self.fen()!r})"

@@ -345,18 +345,22 @@ class Book:
     def build(self, search: Callable[[Board], list[tuple[str, int]]], depth: int, plies: int,
               width: int, max_positions: int | None = None,
               on_position: Callable[[int, int], None] | None = None,
-              save_to: str | Path | None = None, save_every: int = 100) -> int:
+              save_to: str | Path | None = None, save_every: int = 100,
+              stop: Callable[[], bool] | None = None) -> int:
         """Expand the book from the start position; return the number of positions added.
 
         Breadth first, every move within ``width`` centi-discs of a position's best move
         is followed, down to ``plies`` plies. A position searched before at ``depth``
         (its scores are kept, see :meth:`searched`) is not searched again, so an
         interrupted build resumes where it stopped; with ``save_to`` the book is saved
-        every ``save_every`` new positions and at the end.
+        every ``save_every`` new positions and at the end. ``stop()`` is asked before each
+        new position: once it is true the build ends there (Ctrl-C), saving every
+        position finished so far.
         """
         added = 0
         frontier = [Board()]
         seen: set[tuple[int, int]] = set()
+        stopped = False
         for ply in range(plies + 1):
             nxt: list[Board] = []
             for b in frontier:
@@ -367,6 +371,9 @@ class Book:
                 if b not in self:
                     if max_positions is not None and added >= max_positions:
                         continue
+                    if stop is not None and stop():
+                        stopped = True
+                        break
                     self.evaluate(b, search, depth)
                     added += 1
                     if on_position is not None:
@@ -379,6 +386,8 @@ class Book:
                 scores = self.searched(b, search, depth)  # kept by evaluate: no new search
                 best = scores[0][1]
                 nxt.extend(_child(b, mv) for mv, s in scores if s >= best - width)
+            if stopped:
+                break
             frontier = nxt
         self.negamax()
         if save_to is not None:
@@ -480,12 +489,15 @@ def open_book(path: str | Path | None = None) -> tuple[Book, Path]:
 def engine_search(engine: Any, depth: int) -> Callable[[Board], list[tuple[str, int]]]:
     """Adapt an :class:`~bitgames.othello.search.Engine` to the book's ``search`` callable."""
 
+    from bitgames.core.engine import Limit
+    from bitgames.othello.search import centi_discs
+
     def search(board: Board) -> list[tuple[str, int]]:
         moves = list(board.legal_moves)
         if len(moves) == 1:
-            r = engine.search(board, depth=depth)
-            return [(r.move, r.score)]
-        r = engine.search(board, depth=depth, multi=len(moves))
-        return r.scores
+            r = engine.search(board, Limit(depth=depth))
+            return [(str(r.move), 0 if r.score is None else centi_discs(r.score))]
+        r = engine.search(board, Limit(depth=depth), multi=len(moves))
+        return [(str(m), centi_discs(s)) for m, s in r.multipv]
 
     return search

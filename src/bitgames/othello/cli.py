@@ -1,22 +1,48 @@
-"""Othello: perft, exact endgame solver, and an engine to play, analyse and match.
+"""Othello: perft, an exact endgame solver, and an engine to play, analyse, match, speak
+NBoard, build an opening book and train its evaluation.
 
 Boards are written as 64 squares a1, b1, ..., h8 (X black, O white, - empty) followed by
 the side to move (X or O), as in FFO and Edax OBF files.
 """
 
+# Only argparse at import time (no numba), so that `bitgames othello --help` stays fast:
+# each cmd_* function imports what it needs.
+
 from __future__ import annotations
 
 import argparse
+import json
+import random
 import sys
+import threading
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
-from importlib import resources
-from typing import TextIO
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any, TextIO, TypeVar
 
 from bitgames.cli import add_json_flag, emit
+from bitgames.core.errors import BitgamesError
 
 BOARD_HELP = 'a board: "<64 chars a1..h8> <X|O>" (default: the start position)'
+
+
+def _engine_args(p: argparse.ArgumentParser, level: int = 8) -> None:
+    p.add_argument("--level", type=int, default=level, help=f"engine level 1-20 ({level})")
+    _eval_args(p)
+
+
+def _eval_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--eval", dest="evaluation", choices=["pattern", "classic"],
+                   default="pattern", help="evaluation: trained patterns (default) or classic")
+    p.add_argument("--weights", help="pattern weights file (default: the shipped weights)")
+
+
+def _book_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--book", help="opening book file (default: your learned book if any, "
+                   "else the shipped one; learning writes ~/.local/share/bitgames/"
+                   "othello-book.npz or $BITGAMES_DATA_DIR)")
+    p.add_argument("--no-book", action="store_true", help="never play from the book")
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -62,15 +88,209 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     add_json_flag(s)
     s.set_defaults(func=cmd_solve)
 
-    from bitgames.othello import engine_cli
+    _add_engine_commands(sub)
 
-    engine_cli.add_commands(sub)
+
+def _add_engine_commands(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("play", help="play against the engine in the terminal",
+                       description="Play a game against the engine. Commands at the prompt: a "
+                       "move (f5), 'pass', 'hint', 'undo', 'save FILE', 'load FILE', 'eval', "
+                       "'board', 'quit'. Reads standard input, so it can be scripted.")
+    _engine_args(p, level=6)
+    _book_args(p)
+    p.add_argument("--color", choices=["black", "white"], default="black",
+                   help="your colour (black moves first)")
+    p.add_argument("--moves", default="", help="start after these moves (e.g. f5d6)")
+    p.add_argument("--show-thinking", action="store_true", help="print each search iteration")
+    p.set_defaults(func=cmd_play)
+
+    a = sub.add_parser("analyze", help="evaluate every move of a game, marking mistakes",
+                       description="Replay a transcript (f5d6c3...) or a GGF game and print, "
+                       "per ply, the move played, the engine's best move and both scores; "
+                       "moves losing at least --mistake discs are marked '?' (blunders '??').")
+    a.add_argument("transcript", help="moves such as f5d6c3..., a GGF game, or a file of one")
+    _engine_args(a, level=8)
+    a.add_argument("--mistake", type=float, default=4.0, help="mistake threshold in discs (4)")
+    add_json_flag(a)
+    a.set_defaults(func=cmd_analyze)
+
+    m = sub.add_parser("match", help="engine against engine, with an Elo difference",
+                       description="Play engine A against engine B over varied openings with "
+                       "colours swapped; print the score and the Elo difference with a 95% "
+                       "interval. Players are given as 'EVAL:LEVEL' (classic:4, pattern:6) or "
+                       "'EVAL:dDEPTH' for a fixed depth, optionally ':tSECONDS' for a game clock.")
+    m.add_argument("player_a", help="e.g. pattern:4")
+    m.add_argument("player_b", help="e.g. classic:4")
+    m.add_argument("--games", type=int, default=20, help="number of games (even; 20)")
+    m.add_argument("--random-plies", type=int, default=8,
+                   help="random opening plies making the varied openings (8)")
+    m.add_argument("--seed", type=int, default=1, help="seed of the openings")
+    m.add_argument("--weights", help="pattern weights file for pattern players")
+    add_json_flag(m)
+    m.set_defaults(func=cmd_match)
+
+    n = sub.add_parser("nboard", help="speak the NBoard protocol (version 2) on stdin/stdout",
+                       description="Run as an NBoard engine: read protocol commands on "
+                       "standard input, reply on standard output.")
+    _engine_args(n, level=10)
+    _book_args(n)
+    n.set_defaults(func=cmd_nboard)
+
+    b = sub.add_parser("book", help="build, show or extend the opening book",
+                       description="The opening book: positions (up to symmetry) with "
+                       "negamax scores from searches at a fixed depth.")
+    bsub = b.add_subparsers(dest="book_command", metavar="ACTION", required=True)
+    bb = bsub.add_parser("build", help="expand a book from the start position by search",
+                         description="Breadth first from the start position, follow every "
+                         "move within --width discs of the best down to --plies plies, "
+                         "searching each new position at --depth. Saves as it goes; run the "
+                         "same command again to resume.")
+    bb.add_argument("file", help="book file to create or extend (.npz)")
+    bb.add_argument("--plies", type=int, default=8, help="plies from the start (8)")
+    bb.add_argument("--depth", type=int, default=10, help="search depth per position (10)")
+    bb.add_argument("--width", type=float, default=2.0,
+                    help="follow moves within this many discs of the best (2.0)")
+    bb.add_argument("--max-positions", type=int, help="stop after adding this many positions")
+    _eval_args(bb)
+    add_json_flag(bb)
+    bb.set_defaults(func=cmd_book)
+    bs = bsub.add_parser("show", help="the book moves of a position",
+                         description="Print the book moves of the position after --moves "
+                         "(default: the start), best first, with scores from the side to "
+                         "move and the depth and games of the position.")
+    bs.add_argument("--book", help="book file (default: your learned book, else the shipped)")
+    bs.add_argument("--moves", default="", help="moves from the start, e.g. f5d6")
+    add_json_flag(bs)
+    bs.set_defaults(func=cmd_book)
+    bl = bsub.add_parser("learn", help="add the positions of a game to the book",
+                         description="Add every position of a game (transcript, GGF or a "
+                         "file of either) up to --plies plies to the book, searched at "
+                         "--depth, and update the scores back to the start.")
+    bl.add_argument("transcript", help="moves such as f5d6c3..., a GGF game, or a file of one")
+    bl.add_argument("--book", help="book file (default: your learned book)")
+    bl.add_argument("--plies", type=int, default=30, help="plies of the game to learn (30)")
+    bl.add_argument("--depth", type=int, default=10, help="search depth per position (10)")
+    add_json_flag(bl)
+    bl.set_defaults(func=cmd_book)
+
+    t = sub.add_parser("train", help="train pattern weights from self-play (needs scipy)",
+                       description="Self-play games labelled by exact solves and backed-up "
+                       "searches; per-stage regularised least squares on a window of "
+                       "empties; held-out error per stage. Interrupt and run again to resume: "
+                       "finished games and exact labels are kept.")
+    t.add_argument("out", help="working directory (games, weights.npz, report.json)")
+    t.add_argument("--games", type=int, default=2000, help="number of self-play games (2000)")
+    t.add_argument("--seed", type=int, default=1, help="random seed (1)")
+    t.add_argument("--solve-empties", type=int, default=16,
+                   help="solve games exactly from this many empties (16)")
+    t.add_argument("--exact-empties", type=int, default=17,
+                   help="label every recorded position with at most this many empties by "
+                   "an exact solve (17)")
+    t.add_argument("--label-depth", type=int, default=4,
+                   help="search depth labelling earlier stages (4)")
+    t.add_argument("--play-depth", type=int, default=2, help="self-play search depth (2)")
+    t.add_argument("--play-weights", default="",
+                   help="pattern weights (.npz) the self-play searches evaluate with "
+                   "(default: the classic evaluation)")
+    t.add_argument("--random-min", type=int, default=6, help="fewest random opening plies (6)")
+    t.add_argument("--random-max", type=int, default=36, help="most random opening plies (36)")
+    t.add_argument("--window", type=int, default=2,
+                   help="fit each stage on the labelled positions up to this many empties "
+                   "beyond its own 4 (2)")
+    t.add_argument("--damp", type=_floats, default=(3.0,),
+                   help="ridge damping of the fit, or comma-separated candidates: each stage "
+                   "takes the one that errs least on the validation games (3)")
+    t.add_argument("--chunk", type=int, default=25, help="games per saved chunk (25)")
+    t.add_argument("--workers", type=int, default=0, help="processes (default: all CPUs)")
+    t.add_argument("--scheduler", default="processes",
+                   help="serial, processes (default) or tcp://host:port (Dask)")
+    t.add_argument("--generate-only", action="store_true",
+                   help="only play the games and solve their exact labels")
+    t.set_defaults(func=cmd_train)
+
+
+def _floats(text: str) -> tuple[float, ...]:
+    """``"1,3,6"`` -> ``(1.0, 3.0, 6.0)`` (argparse type)."""
+    try:
+        return tuple(float(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of numbers: {text!r}"
+                                         ) from None
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from bitgames.core.parallel import check_scheduler
+
+    check_scheduler(args.scheduler)
+    if args.games < 1 or not 0 <= args.random_min <= args.random_max <= 59:
+        raise BitgamesError("need --games >= 1 and 0 <= --random-min <= --random-max <= 59")
+    if not 1 <= args.solve_empties <= 24 or args.exact_empties > 24:
+        raise BitgamesError("--solve-empties must be 1..24 and --exact-empties at most 24")
+    if args.window < 0 or min(args.damp) < 0:
+        raise BitgamesError("--window and --damp must not be negative")
+    try:
+        import scipy  # noqa: F401
+    except ImportError as exc:
+        raise BitgamesError("training needs scipy: pip install 'bitgames[train]'") from exc
+    from bitgames.core.jit import ensure_warm
+
+    ensure_warm("othello")
+    from bitgames.othello.train import TrainConfig, Trainer
+
+    cfg = TrainConfig(games=args.games, seed=args.seed, chunk=args.chunk,
+                      random_min=args.random_min, random_max=args.random_max,
+                      play_depth=args.play_depth, play_weights=args.play_weights,
+                      solve_empties=args.solve_empties,
+                      exact_empties=args.exact_empties, label_depth=args.label_depth,
+                      window=args.window, damp=args.damp, workers=args.workers,
+                      scheduler=args.scheduler)
+    trainer = Trainer(args.out, cfg)
+    trainer.generate()
+    trainer.solve()
+    if not args.generate_only:
+        trainer.fit()
+    return 0
+
+
+#: Exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it.
+INTERRUPTED = 130
+
+T = TypeVar("T")
+
+
+def run_stoppable(job: Callable[[], T], stop: Callable[[], None]) -> tuple[T | None, bool]:
+    """Run ``job`` in a worker thread; Ctrl-C calls ``stop`` (which makes the job's
+    kernel return early). The main thread only waits, so it can take the signal while
+    the kernel, which releases the GIL, runs. Returns ``(job's result, interrupted)``.
+
+    >>> run_stoppable(lambda: 6 * 7, lambda: None)
+    (42, False)
+    """
+    from bitgames.core.engine import interruptible
+
+    box: list[Any] = []
+
+    def work() -> None:
+        try:
+            box.append((True, job()))
+        except BaseException as exc:  # handed to the main thread
+            box.append((False, exc))
+
+    worker = threading.Thread(target=work, daemon=True, name="othello-job")
+    with interruptible(stop) as pressed:
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.05)
+    ok, value = box[0]
+    if not ok:
+        raise value
+    return value, pressed[0]
 
 
 def _parse_board(text: str | None) -> object:
     from bitgames.othello.board import Board
 
-    return Board() if text is None else Board.from_string(text)
+    return Board() if text is None else Board(text)
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
@@ -86,109 +306,52 @@ def cmd_perft(args: argparse.Namespace) -> int:
     from bitgames.othello.board import Board
 
     assert isinstance(board, Board)
+    from bitgames.core.engine import StopSignal
+
     conv = kernels.EDAX if args.convention == "edax" else kernels.BIK
-    p, o = board.bitboards()
+    stop = StopSignal()
+
+    def count(b: Board, depth: int) -> tuple[int, bool]:
+        q, r = b.bitboards()
+        n, interrupted = run_stoppable(
+            lambda: int(kernels.perft_stoppable(np.uint64(q), np.uint64(r), depth, conv,
+                                                stop.flag)), stop.set)
+        return int(n or 0), interrupted
+
     start = time.perf_counter()
+    interrupted = False
     if args.divide:
         total = 0
         for move in board.legal_moves:
             board.push(move)
-            q, r = board.bitboards()
             t0 = time.perf_counter()
-            n = 1 if args.depth == 1 else int(kernels.perft(np.uint64(q), np.uint64(r),
-                                                              args.depth - 1, conv))
+            n, interrupted = (1, False) if args.depth == 1 else count(board, args.depth - 1)
             board.pop()
             total += n
+            if interrupted:
+                break
             emit({"move": str(move), "count": n, "time": round(time.perf_counter() - t0, 6)},
                  args.json, f"{move} {n}")
     else:
-        total = int(kernels.perft(np.uint64(p), np.uint64(o), args.depth, conv))
+        total, interrupted = count(board, args.depth)
     elapsed = time.perf_counter() - start
     rate = total / elapsed if elapsed > 0 else 0.0
-    emit(
-        {"depth": args.depth, "convention": args.convention, "count": total,
-         "time": round(elapsed, 6), "leaves_per_second": round(rate)},
-        args.json,
-        f"perft {args.depth} ({args.convention}): {total:,} leaves in {elapsed:.3f} s "
-        f"({rate / 1e6:.1f} M leaves/s)",
-    )
+    record = {"depth": args.depth, "convention": args.convention, "count": total,
+              "time": round(elapsed, 6), "leaves_per_second": round(rate)}
+    if interrupted:
+        emit({**record, "stopped": True}, args.json,
+             f"perft {args.depth} ({args.convention}): stopped after {total:,} leaves in "
+             f"{elapsed:.3f} s ({rate / 1e6:.1f} M leaves/s)")
+        return INTERRUPTED
+    emit(record, args.json,
+         f"perft {args.depth} ({args.convention}): {total:,} leaves in {elapsed:.3f} s "
+         f"({rate / 1e6:.1f} M leaves/s)")
     return 0
-
-
-@dataclass
-class Problem:
-    """A position to solve and, when known, the expected score and best moves."""
-
-    name: str
-    board: str
-    expected_score: int | None = None
-    expected_moves: tuple[str, ...] = ()
-
-
-def read_problems(handle: TextIO, source: str) -> Iterator[Problem]:
-    """Read positions from OBF lines or FFO-suite lines (``id board side score moves``).
-
-    OBF: ``<64 squares> <side>; <MOVE>:<score>; ...`` — the best listed score is expected
-    and every move reaching it is a best move. Blank lines and ``%``/``#`` comments are
-    skipped.
-    """
-    for number, line in enumerate(handle, 1):
-        text = line.strip()
-        if not text or text[0] in "%#":
-            continue
-        where = f"{source}:{number}"
-        if ";" in text:
-            board, *rest = (part.strip() for part in text.split(";"))
-            scores: dict[str, int] = {}
-            for item in rest:
-                if not item:
-                    continue
-                try:
-                    move, value = item.split(":")
-                    scores[move.strip().lower()] = int(value)
-                except ValueError:
-                    raise ValueError(f"{where}: bad move score {item!r}") from None
-            best = max(scores.values()) if scores else None
-            moves = tuple(m for m, v in scores.items() if v == best)
-            yield Problem(where, board, best, moves)
-            continue
-        fields = text.split()
-        if len(fields) == 5 and fields[0].isdigit():
-            try:
-                score = int(fields[3])
-            except ValueError:
-                raise ValueError(f"{where}: bad expected score {fields[3]!r}") from None
-            moves = tuple(m.lower() for m in fields[4].split(","))
-            yield Problem(f"#{fields[0]}", f"{fields[1]} {fields[2]}", score, moves)
-        else:
-            yield Problem(where, text)
-
-
-def parse_range(text: str) -> tuple[int, int]:
-    """``"20-39"`` -> (20, 39); ``"40"`` -> (40, 40)."""
-    try:
-        lo, _, hi = text.partition("-")
-        a, b = int(lo), int(hi or lo)
-    except ValueError:
-        raise ValueError(f"bad range {text!r} (expected e.g. 20-39)") from None
-    if not 1 <= a <= b:
-        raise ValueError(f"bad range {text!r}")
-    return a, b
-
-
-def ffo_problems(lo: int, hi: int) -> list[Problem]:
-    """The shipped FFO positions #lo..#hi (1-79) with their published answers."""
-    if hi > 79:
-        raise ValueError(f"the FFO suite has positions 1-79, not {hi}")
-    text = resources.files("bitgames.othello").joinpath("data/ffo.txt").read_text()
-    import io
-
-    problems = list(read_problems(io.StringIO(text), "ffo.txt"))
-    return [pr for pr in problems if lo <= int(pr.name[1:]) <= hi]
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from bitgames.othello.board import Board
+    from bitgames.othello.obf import Problem, ffo_problems, parse_range, read_problems
 
     problems: list[Problem] = []
     if args.ffo:
@@ -203,7 +366,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 problems += read_problems(handle, path)
     if not problems:
         raise ValueError("nothing to solve: give files, --board or --ffo")
-    boards = [(pr, Board.from_string(pr.board)) for pr in problems]  # check all input first
+    boards = [(pr, Board(pr.board)) for pr in problems]  # check all input first
     if not 4 <= args.table_bits <= 30:
         raise ValueError(f"--table-bits must be 4..30, got {args.table_bits}")
 
@@ -213,12 +376,22 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from bitgames.othello.solver import Solver
 
     solver = Solver(args.table_bits)
-    solver.solve(Board.from_string("-" * 60 + "XOXO X"))  # load the compiled code before timing
+    solver.solve(Board("-" * 60 + "XOXO X"))  # load the compiled code before timing
     total_nodes, total_time, checked, matched = 0, 0.0, 0, 0
+    interrupted = False
+    solved = 0
     for pr, board in boards:
-        result = solver.solve(board, args.mode)
+        answer, interrupted = run_stoppable(partial(solver.solve, board, args.mode),
+                                            solver.stop)
+        assert answer is not None
+        result = answer
         total_nodes += result.nodes
         total_time += result.time
+        if result.stopped:
+            emit({"name": pr.name, "stopped": True, "nodes": result.nodes,
+                  "time": round(result.time, 6)}, args.json,
+                 f"{pr.name}: stopped after {result.nodes:,} nodes, {result.time:.3f} s")
+            break
         record = {"name": pr.name, **result.to_dict()}
         verdict = ""
         if pr.expected_score is not None:
@@ -244,11 +417,287 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if not args.quiet and not args.json:
             print(board.grid(), flush=True)
         emit(record, args.json, text)
+        solved += 1
+        if interrupted:  # Ctrl-C just as this solve finished
+            break
     rate = total_nodes / total_time if total_time > 0 else 0.0
-    summary = {"total": True, "positions": len(boards), "nodes": total_nodes,
+    summary = {"total": True, "positions": solved, "nodes": total_nodes,
                "time": round(total_time, 6), "nodes_per_second": round(rate),
                "checked": checked, "matched": matched}
+    if interrupted:
+        summary["stopped"] = True
     emit(summary, args.json,
-         f"total: {len(boards)} positions, {total_nodes:,} nodes, {total_time:.3f} s, "
-         f"{rate / 1e6:.1f} M nodes/s" + (f", {matched}/{checked} match" if checked else ""))
+         f"total: {solved} positions{' (stopped)' if interrupted else ''}, {total_nodes:,} "
+         f"nodes, {total_time:.3f} s, {rate / 1e6:.1f} M nodes/s"
+         + (f", {matched}/{checked} match" if checked else ""))
+    if interrupted:
+        return INTERRUPTED
     return 0 if matched == checked else 1
+def make_engine(level: int, evaluation: str, weights: str | None = None,
+                table_bits: int = 20) -> Any:
+    from bitgames.core.jit import ensure_warm
+
+    ensure_warm("othello")
+    from bitgames.othello.search import Engine
+
+    return Engine(level=level, evaluation=evaluation, weights=weights, table_bits=table_bits)
+
+
+def load_book(args: argparse.Namespace) -> Any:
+    """The book of ``--book`` (see :func:`~bitgames.othello.book.open_book`), or None."""
+    if getattr(args, "no_book", False):
+        return None
+    from bitgames.othello.book import open_book
+
+    return open_book(getattr(args, "book", None))[0]
+
+
+def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
+             stdout: TextIO | None = None) -> int:
+    """``bitgames othello play``: you against the engine (see :mod:`bitgames.othello.play`)."""
+    from bitgames.othello.board import BLACK, WHITE
+    from bitgames.othello.ggf import load_transcript
+    from bitgames.othello.play import run_play
+
+    engine = make_engine(args.level, args.evaluation, args.weights)
+    board = load_transcript(args.moves) if args.moves else None
+    return run_play(engine, load_book(args), board, BLACK if args.color == "black" else WHITE,
+                    stdin or sys.stdin, stdout or sys.stdout, args.show_thinking,
+                    f"level {args.level} ({args.evaluation} evaluation)")
+
+
+def cmd_analyze(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
+    """Evaluate every position of a game; mark moves losing ``--mistake`` discs or more."""
+    from bitgames.core.engine import Limit
+    from bitgames.othello.board import BLACK, WHITE, Board
+    from bitgames.othello.ggf import load_transcript
+    from bitgames.othello.search import centi_discs, depth_text
+
+    final = load_transcript(args.transcript)
+    engine = make_engine(args.level, args.evaluation, args.weights)
+    moves = list(final.move_stack)
+    board = Board()
+    rows = []
+    total_loss = {BLACK: 0.0, WHITE: 0.0}
+    for ply, move in enumerate(moves, 1):
+        if move.is_pass():
+            board.push(move)
+            continue
+        mover = board.turn
+        best = engine.search(board)
+        best_score = centi_discs(best.score)
+        after = board.copy(stack=False)
+        after.push(move)
+        if move == best.move:
+            played = best_score
+        elif after.is_game_over():
+            played = 100 * after.score() * (1 if mover == BLACK else -1)
+        else:
+            proven = best.score.exact or best.score.plies is not None
+            res = engine.search(after, None if proven else Limit(depth=max(1, best.depth - 1)))
+            played = -centi_discs(res.score)
+        loss = max(0.0, (best_score - played) / 100.0)
+        mark = "??" if loss >= 2 * args.mistake else "?" if loss >= args.mistake else ""
+        total_loss[mover] += loss
+        row = {"ply": ply, "color": "black" if mover == BLACK else "white", "move": str(move),
+               "eval": played / 100.0, "best": str(best.move), "best_eval": best_score / 100,
+               "loss": round(loss, 2), "mark": mark, "depth": depth_text(best)}
+        rows.append(row)
+        text = (f"{ply:3d}. {'X' if mover == BLACK else 'O'} {str(move):4s}{mark:2s} "
+                f"{played / 100:+7.2f}   best {str(best.move):4s} {best_score / 100:+7.2f} "
+                f"(depth {depth_text(best)})")
+        if args.json:
+            print(json.dumps(row), file=stdout, flush=True)
+        else:
+            print(text, file=stdout, flush=True)
+        board.push(move)
+    summary = {"plies": len(moves), "black_loss": round(total_loss[BLACK], 2),
+               "white_loss": round(total_loss[WHITE], 2),
+               "mistakes": sum(1 for r in rows if r["mark"])}
+    if args.json:
+        print(json.dumps(summary), file=stdout, flush=True)
+    else:
+        print(f"discs lost to mistakes: black {summary['black_loss']:.1f}, white "
+              f"{summary['white_loss']:.1f}; {summary['mistakes']} moves marked", file=stdout,
+              flush=True)
+    return 0
+
+
+def parse_player(spec: str, weights: str | None) -> tuple[Any, str]:
+    """``classic:4`` / ``pattern:d6`` / ``pattern:8:t30`` -> (player callable, label)."""
+    from bitgames.core.engine import Limit
+    from bitgames.othello.board import Board, Move
+    from bitgames.othello.search import Engine
+
+    parts = spec.split(":")
+    if parts[0] not in ("classic", "pattern") or len(parts) < 2:
+        raise BitgamesError(f"bad player {spec!r}: use EVAL:LEVEL, EVAL:dDEPTH, [:tSECONDS]")
+    try:
+        fixed_depth = int(parts[1][1:]) if parts[1].startswith("d") else None
+        lvl = int(parts[1]) if fixed_depth is None else max(1, min(fixed_depth, 20))
+        clock_s = float(parts[2][1:]) if len(parts) > 2 and parts[2].startswith("t") else None
+    except ValueError:
+        raise BitgamesError(f"bad player {spec!r}") from None
+    engine = Engine(level=lvl, evaluation=parts[0], weights=weights if parts[0] == "pattern"
+                    else None, table_bits=18)
+    if fixed_depth is not None:
+        engine.depth = fixed_depth
+    state: dict[str, Any] = {"left": clock_s, "plies": 10**9}
+
+    def player(board: Board) -> Move:
+        if board.must_pass():
+            return Move.null()
+        if clock_s is None:
+            return engine.search(board).move
+        import time
+
+        if len(board.move_stack) < state["plies"]:  # a new game: reset the clock
+            state["left"] = clock_s
+        state["plies"] = len(board.move_stack)
+
+        t0 = time.perf_counter()
+        r = engine.search(board, Limit(remaining=state["left"]))
+        state["left"] -= time.perf_counter() - t0
+        if state["left"] < 0:
+            raise BitgamesError(f"{spec} lost on time")
+        return r.move
+
+    return player, spec
+
+
+def random_openings(n: int, plies: int, seed: int) -> list[list[str]]:
+    """``n`` distinct openings of ``plies`` random legal moves (deterministic by seed)."""
+    from bitgames.othello.board import Board
+
+    rng = random.Random(seed)
+    seen: set[str] = set()
+    out: list[list[str]] = []
+    attempts = 0
+    while len(out) < n and attempts < 100 * n + 100:
+        attempts += 1
+        b = Board()
+        for _ in range(plies):
+            moves = list(b.legal_moves)
+            if not moves:
+                break
+            b.push(rng.choice(moves))
+        key = b.fen()
+        if key not in seen and not b.is_game_over():
+            seen.add(key)
+            out.append([str(m) for m in b.move_stack])
+    return out
+
+
+def cmd_match(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
+    """``bitgames othello match A B``: openings x colours, Elo with a 95% interval."""
+    from bitgames.core.match import run_match
+    from bitgames.othello.board import Board
+
+    if args.games < 2 or args.games % 2:
+        raise BitgamesError("--games must be an even number >= 2 (each opening twice)")
+    from bitgames.core.jit import ensure_warm
+
+    ensure_warm("othello")
+    a, label_a = parse_player(args.player_a, args.weights)
+    b, label_b = parse_player(args.player_b, args.weights)
+    openings = random_openings(args.games // 2, args.random_plies, args.seed)
+
+    def on_game(record: Any, result: Any) -> None:
+        if not args.json:
+            print(f"game {result.n}: opening {record.opening + 1} "
+                  f"{label_a} {'black' if record.a_first else 'white'}: "
+                  f"{ {1.0: 'win', 0.5: 'draw', 0.0: 'loss'}[record.a_score]}  "
+                  f"[{result.summary()}]", file=stdout, flush=True)
+
+    result = run_match(a, b, Board, openings, on_game=on_game)
+    record = {"player_a": label_a, "player_b": label_b, **result.to_dict()}
+    if args.json:
+        print(json.dumps(record), file=stdout, flush=True)
+    else:
+        print(f"{label_a} vs {label_b}: {result.summary()}", file=stdout, flush=True)
+    return 0
+
+
+def cmd_book(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
+    """``bitgames othello book build|show|learn`` (printing to ``stdout``, default sys.stdout)."""
+    from bitgames.core.engine import interruptible
+    from bitgames.othello.board import Board
+    from bitgames.othello.book import Book, engine_search, open_book
+    from bitgames.othello.ggf import load_transcript
+
+    if stdout is None:
+        stdout = sys.stdout  # looked up now: tests and callers may have replaced it
+
+    def emit(record: dict[str, Any], text: str) -> None:
+        print(json.dumps(record) if args.json else text, file=stdout, flush=True)
+
+    if args.book_command == "show":
+        if args.book is not None and not Path(args.book).exists():
+            raise BitgamesError(f"no opening book at {args.book}")
+        book, _ = open_book(args.book)
+        board = load_transcript(args.moves) if args.moves else Board()
+        entry = book.entry(board)
+        moves = book.moves(board)
+        if args.json:
+            emit({"board": board.fen(), "in_book": entry is not None,
+                  "moves": [{"move": m, "score": v / 100} for m, v in moves],
+                  "depth": entry.depth if entry else None,
+                  "games": entry.games if entry else None}, "")
+        elif not moves:
+            emit({}, f"not in the book ({len(book)} positions)")
+        else:
+            for m, v in moves:
+                print(f"{m}  {v / 100:+.2f}", file=stdout)
+            if entry is not None:
+                print(f"(position searched at depth {entry.depth}; {entry.games} games "
+                      f"learned; {len(book)} positions in the book)", file=stdout, flush=True)
+        return 0
+    for name in ("depth", "plies"):
+        if getattr(args, name) < 1:
+            raise BitgamesError(f"--{name} must be at least 1")
+    if args.book_command == "build":
+        engine = make_engine(max(1, min(args.depth, 20)), args.evaluation, args.weights)
+        path = Path(args.file)
+        book = Book.load(path) if path.exists() else Book()
+        before = len(book)
+
+        def progress(n: int, ply: int) -> None:
+            emit({"added": n, "ply": ply, "positions": len(book)},
+                 f"{n:6d} new positions ({len(book)} in all), ply {ply}")
+
+        with interruptible(lambda: None) as pressed:  # Ctrl-C: end after this position
+            added = book.build(engine_search(engine, args.depth), args.depth, args.plies,
+                               round(100 * args.width), args.max_positions,
+                               on_position=progress, save_to=path, stop=lambda: pressed[0])
+        record = {"file": str(path), "added": added, "positions": len(book), "before": before}
+        if pressed[0]:
+            emit({**record, "stopped": True},
+                 f"{path}: stopped; {added} positions added and saved, {len(book)} in all")
+            return INTERRUPTED
+        emit(record, f"{path}: {added} positions added, {len(book)} in all")
+        return 0
+    engine = make_engine(max(1, min(args.depth, 20)), "pattern")
+    book, path = open_book(args.book)
+    final = load_transcript(args.transcript)
+    played = [str(m) for m in final.move_stack]
+    added = book.learn(played, engine_search(engine, args.depth), args.depth, args.plies)
+    book.save(path)
+    emit({"file": str(path), "added": added, "positions": len(book)},
+         f"{path}: {added} positions added, {len(book)} in all")
+    return 0
+
+
+def cmd_nboard(args: argparse.Namespace) -> int:
+    """``bitgames othello nboard``: set up the engine, then speak the protocol."""
+    from bitgames.core.jit import ensure_warm
+
+    ensure_warm("othello")
+    from bitgames.othello.book import open_book
+    from bitgames.othello.search import Engine
+
+    engine = Engine(level=args.level, evaluation=args.evaluation, weights=args.weights)
+    book, path = open_book(args.book)
+    from bitgames.othello.nboard import NBoardSession
+
+    NBoardSession(engine, book=book, book_path=str(path), use_book=not args.no_book).serve()
+    return 0

@@ -8,7 +8,7 @@ side that is not to move, when the side to move has no legal move, implies a pas
 
 >>> game = parse_ggf("(;GM[Othello]BO[8 " + "-" * 27 + "O*------*O" + "-" * 27
 ...                  + " *]B[F5//1.2]W[d6/-0.5];)")
->>> game.board.transcript(), game.board.turn, game.moves[0]
+>>> game.board.transcript(), game.board.turn == BLACK, game.moves[0]
 ('f5d6', True, GgfMove(square='f5', eval=None, time=1.2))
 >>> parse_ggf(to_ggf(game.start, ['f5', 'd6'])).board.transcript()
 'f5d6'
@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from bitgames.core.errors import BitgamesError
-from bitgames.othello.board import Board, IllegalMoveError, Move
+from bitgames.core.errors import BitgamesError, InvalidPositionError
+from bitgames.othello.board import BLACK, WHITE, Board, IllegalMoveError, Move
 
 _PROP = re.compile(r"([A-Z]{1,2})\[([^\]]*)\]")
 
 
-class GgfError(BitgamesError):
+class GgfError(InvalidPositionError):
     """A GGF text that cannot be read, or a move in it that is illegal."""
 
 
@@ -63,7 +64,7 @@ def parse_move(token: str) -> GgfMove:
     parts = token.strip().split("/")
     name = parts[0].strip()
     try:
-        move = Move.from_name(name)
+        move = Move.from_str(name)
     except BitgamesError as exc:
         raise GgfError(f"bad move {token!r} in GGF") from exc
     ev = _number(parts[1]) if len(parts) > 1 else None
@@ -103,8 +104,8 @@ def parse_ggf(text: str) -> GgfGame:
     board = start.copy()
     played: list[GgfMove] = []
     for colour, mv in moves:
-        want_black = colour == "B"
-        if board.turn != want_black and mv.square != "pass" and board.must_pass():
+        mover = BLACK if colour == "B" else WHITE
+        if board.turn != mover and mv.square != "pass" and board.must_pass():
             board.push("pass")  # an implied pass
             played.append(GgfMove("pass"))
         try:
@@ -127,21 +128,40 @@ def _parse_bo(value: str) -> Board:
     if side is None:
         raise GgfError(f"bad side to move {rest[64]!r} in BO[{value}]")
     try:
-        return Board.from_string(squares + " " + side)
+        return Board(squares + " " + side)
     except BitgamesError as exc:
         raise GgfError(f"bad board in BO[{value}]: {exc}") from exc
 
 
-def to_ggf(start: Board, moves: list[str], black: str = "?", white: str = "?") -> str:
-    """Write a game as GGF (passes written ``PA``)."""
-    squares = start.to_string()[:64].replace("X", "*")
-    side = "*" if start.turn else "O"
-    out = [f"(;GM[Othello]PC[bitgames]PB[{black}]PW[{white}]RE[?]TY[8]BO[8 {squares} {side}]"]
+def to_ggf(start: Board, moves: list[str], black: str = "?", white: str = "?",
+           clock: float | None = None) -> str:
+    """Write a game as GGF (passes written ``PA``); ``clock``: each player's time in
+    seconds, as ``TI``."""
+    squares = start.fen()[:64].replace("X", "*")
+    side = "*" if start.turn == BLACK else "O"
+    ti = "" if clock is None else f"TI[{clock:.2f}]"
+    out = [f"(;GM[Othello]PC[bitgames]PB[{black}]PW[{white}]RE[?]{ti}TY[8]"
+           f"BO[8 {squares} {side}]"]
     board = start.copy()
     for mv in moves:
-        colour = "B" if board.turn else "W"
-        m = Move.from_name(mv)
+        colour = "B" if board.turn == BLACK else "W"
+        m = Move.from_str(mv)
         board.push(m)
         out.append(f"{colour}[{'PA' if m.is_pass() else str(m).upper()}]")
     out.append(";)")
     return "".join(out)
+
+
+def load_transcript(text: str) -> Board:
+    """A board from a transcript (``f5d6...``), a GGF game, or a file holding either."""
+    path = Path(text)
+    try:
+        if len(text) < 4096 and path.is_file():
+            text = path.read_text()
+    except OSError:
+        pass
+    text = text.strip()
+    if text.startswith("(;"):
+        return parse_ggf(text).board
+    compact = "".join(text.split())
+    return Board.from_transcript(compact)

@@ -161,6 +161,10 @@ def perft(p: np.uint64, o: np.uint64, depth: int, convention: int) -> int:
     A pass is a ply. ``convention`` is :data:`EDAX` (a game that ended before the last
     ply is not counted) or :data:`BIK` (it counts as one leaf). Bulk counting: the last
     ply counts the legal moves without playing them.
+
+    >>> p, o = start_position()
+    >>> perft(p, o, 4, EDAX)
+    244
     """
     moves = legal_moves(p, o)
     if moves == _ZERO:
@@ -180,6 +184,38 @@ def perft(p: np.uint64, o: np.uint64, depth: int, convention: int) -> int:
     return total
 
 
+#: :func:`perft_stoppable` polls its stop flag at every node with more plies than this
+#: below it; a subtree of this depth takes a few milliseconds at most to count.
+POLL_DEPTH = 5
+
+
+@njit(nogil=True)
+def perft_stoppable(p: np.uint64, o: np.uint64, depth: int, convention: int,
+                    stop: np.ndarray) -> int:
+    """:func:`perft` that can be stopped: every node more than :data:`POLL_DEPTH` plies
+    above the leaves polls ``stop[0]`` (a :class:`~bitgames.core.engine.StopSignal` flag;
+    the kernel releases the GIL, so another thread can raise it) and, once it is nonzero,
+    returns the count so far at once. The subtrees below are counted by :func:`perft`
+    itself: the same counts at the same speed.
+    """
+    if depth <= POLL_DEPTH:
+        return perft(p, o, depth, convention)
+    if stop[0] != 0:
+        return 0
+    moves = legal_moves(p, o)
+    if moves == _ZERO:
+        if legal_moves(o, p) == _ZERO:
+            return convention
+        return perft_stoppable(o, p, depth - 1, convention, stop)
+    total = 0
+    while moves:
+        sq = ctz(moves)
+        moves &= moves - _ONE
+        f = flips(p, o, sq)
+        total += perft_stoppable(o ^ f, p ^ f ^ (_ONE << U(sq)), depth - 1, convention, stop)
+    return total
+
+
 @register_warmup("othello")
 def _warm() -> None:
     p, o = start_position()
@@ -189,3 +225,4 @@ def _warm() -> None:
     is_game_over(p, o)
     final_score(p, o)
     perft(p, o, 2, EDAX)
+    perft_stoppable(p, o, 2, EDAX, np.zeros(1, dtype=np.int64))

@@ -1,45 +1,53 @@
-"""The NBoard protocol, version 2 (``bitgames othello nboard``).
+"""The NBoard protocol, version 2: our engine as a session (``bitgames othello nboard``)
+and a client that drives any outside NBoard engine.
 
-Commands read (one per line on standard input; ``shared/reference/othello.md`` §5.1):
-``nboard <v>``, ``set depth <n>``, ``set game <GGF>``, ``set contempt <n>``,
+Commands read by :class:`NBoardSession` (one per line; ``shared/reference/othello.md``
+§5.1): ``nboard <v>``, ``set depth <n>``, ``set game <GGF>``, ``set contempt <n>``,
 ``move <mv>[/<eval>[/<time>]]`` (``PA`` = pass), ``hint <n>``, ``go``, ``ping <n>``,
 ``learn``, ``analyze``, ``quit``. Unknown commands are ignored (logged on stderr); a bad
-line never stops the engine.
+line is logged and changes nothing: NBoard has no error reply.
 
 Replies (standard output, flushed line by line, nothing else is printed there):
 ``set myname``, ``status``, ``search <pv> <eval> 0 <depth>``,
 ``book <pv> <eval> <games> <depth>``, ``nodestats``, ``=== <move>/<eval>/<time>``,
 ``pong <n>``, ``learned``, ``analysis <movesMade> <eval>``. Evaluations are in discs from
-the side to move; depth is ``100%`` for an exact solve and ``100%W`` for a win/loss/draw
-solve.
+the side to move; depth is ``100%`` for an exact result and ``100%W`` for a win/loss/draw
+solve, whose evaluation is then +1, 0 or -1 (the sign of the result: its disc count is
+not known).
 
 The opening book (:mod:`bitgames.othello.book`) answers ``go`` and ``hint`` while the game
 is in it; ``set contempt`` (centi-discs for Black) is the value of book draws; ``learn``
 adds the current game to the book (searched at :data:`LEARN_DEPTH` at most) and saves it.
 
-``go``, ``hint`` and ``analyze`` think in a worker thread, so ``ping`` is answered while
-thinking: the search is stopped (it keeps its best move so far), its reply is sent, then
-``pong``.
+``go``, ``hint`` and ``analyze`` think in the session's worker thread, so ``ping`` is
+answered while thinking: the search is stopped (it keeps its best move so far), its reply
+is sent, then ``pong``.
+
+>>> from bitgames.core.protocol import SessionHarness
+>>> from bitgames.othello.search import Engine
+>>> nboard = SessionHarness(NBoardSession, engine=Engine(level=1, evaluation="classic"))
+>>> nboard.converse([("nboard 2", []), ("set depth 1", ["set myname bitgames1"]),
+...                  ("ping 4", ["pong 4"])])
 """
 
 from __future__ import annotations
 
-import sys
-import threading
+import math
 import time
-from collections.abc import Callable
 from typing import Any, TextIO
 
-from bitgames.core.errors import BitgamesError
-from bitgames.othello.board import Board
-from bitgames.othello.ggf import GgfGame, parse_ggf, parse_move
+from bitgames.core.engine import End, Info, Limit, Score, SearchResult, Unit
+from bitgames.core.errors import BitgamesError, EngineError
+from bitgames.core.protocol import Client, Command, Session, Transport
+from bitgames.othello.board import BLACK, Board, Move
+from bitgames.othello.ggf import GgfGame, parse_ggf, parse_move, to_ggf
 
 NAME = "bitgames"
 LEARN_DEPTH = 10  #: deepest search used when learning a game into the book
 
 
-def _clock_from_ggf(game: GgfGame, black_to_move: bool) -> float | None:
-    """Seconds left for the side to move: TI[mm:ss] minus its recorded move times."""
+def _clock_from_ggf(game: GgfGame, color: bool) -> float | None:
+    """Seconds left for ``color``: TI[mm:ss] minus its recorded move times."""
     ti = game.properties.get("TI", "").split("/")[0].strip()
     if not ti:
         return None
@@ -53,143 +61,150 @@ def _clock_from_ggf(game: GgfGame, black_to_move: bool) -> float | None:
     used = 0.0
     board = game.start.copy(stack=False)
     for mv in game.moves:
-        if board.turn == black_to_move and mv.time is not None:
+        if board.turn == color and mv.time is not None:
             used += mv.time
         board.push(mv.square)
     return max(total - used, 0.0)
 
 
-class NBoardSession:
-    """One protocol session: the current game, the engine, a worker for thinking."""
+def eval_text(score: Score | None) -> str:
+    """An NBoard evaluation: discs for the side to move, the sign of a win/loss/draw
+    solve.
 
-    def __init__(self, engine: Any, out: TextIO = sys.stdout, log: TextIO = sys.stderr,
-                 depth: int | None = None, book: Any = None,
-                 book_path: str | None = None, use_book: bool = True) -> None:
+    >>> eval_text(Score(1.5, Unit.DISCS)), eval_text(-Score.win_in(9, Unit.DISCS))
+    ('1.50', '-1.00')
+    """
+    if score is None:
+        return "0.00"
+    if score.plies is not None:
+        return f"{math.copysign(1.0, score.value):.2f}"
+    return f"{score.value:.2f}"
+
+
+def _pv_text(pv: list[Move]) -> str:
+    return "".join("PA" if m.is_pass() else str(m).upper() for m in pv)
+
+
+class NBoardSession(Session):
+    """One protocol session: the current game, the engine (a
+    :class:`~bitgames.othello.search.Engine`), the book."""
+
+    protocol = "nboard"
+
+    def __init__(self, engine: Any, out: TextIO | None = None, log: TextIO | None = None,
+                 depth: int | None = None, book: Any = None, book_path: str | None = None,
+                 use_book: bool = True) -> None:
+        super().__init__(out, log)
         self.engine = engine
         self.book = book
         self.book_path = book_path
         self.use_book = use_book
         self.learning = False
-        self.out = out
-        self.log = log
         self.depth = depth or engine.depth
         self.contempt = 0
         self.version = 0
         self.game: GgfGame | None = None
         self.board = Board()
-        self.worker: threading.Thread | None = None
-        self.write_lock = threading.Lock()
-        self.done = False
 
-    # -- output ------------------------------------------------------------------------------
+    # -- the dialect ---------------------------------------------------------------------------
 
-    def send(self, line: str) -> None:
-        with self.write_lock:
-            self.out.write(line + "\n")
-            self.out.flush()
+    def parse(self, line: str) -> Command | None:
+        """``set <what> <rest>`` keeps its rest whole (a GGF game has spaces)."""
+        words = line.split()
+        if not words:
+            return None
+        name = words[0].lower()
+        if name == "set" and len(words) >= 2:
+            rest = line.strip().split(None, 2)
+            return Command(name, [words[1].lower(), rest[2] if len(rest) > 2 else ""],
+                           line=line.rstrip("\r\n"))
+        return Command(name, words[1:], line=line.rstrip("\r\n"))
 
-    def warn(self, text: str) -> None:
-        print(f"nboard: {text}", file=self.log, flush=True)
+    def error(self, command: Command, message: str) -> None:
+        self.log(f"bad line {command.line!r}: {message}")
 
-    # -- thinking in a worker ----------------------------------------------------------------
+    def unknown(self, command: Command) -> None:
+        self.log(f"unknown command ignored: {command.line!r}")
 
-    def _think(self, job: Callable[[], None]) -> None:
+    def halt(self) -> None:
+        if not self.learning:  # learning runs to its end: a book never gets half a game
+            self.engine.stop()
+
+    def think_failed(self, exc: Exception) -> None:
+        self.send("status error")
+
+    def stop_thinking(self) -> None:
+        """Stop the thinking and wait for its reply. The stop is repeated: the worker may
+        not have started its search yet (a search clears the stop flag when it starts)."""
+        while self.thinking:
+            self.halt()
+            worker = self._worker
+            if worker is not None:
+                worker.join(0.005)
         self.wait()
 
-        def run() -> None:
-            try:
-                job()
-            except Exception as exc:  # never die: report and go on
-                self.warn(f"error while thinking: {exc!r}")
-                self.send("status error")
+    # -- commands ------------------------------------------------------------------------------
 
-        self.worker = threading.Thread(target=run, daemon=True)
-        self.worker.start()
+    def cmd_ping(self, args: list[str]) -> str:
+        n = int(args[0]) if args else 0
+        self.stop_thinking()
+        return f"pong {n}"
 
-    def stop(self) -> None:
-        """Stop any thinking and wait for its reply to be sent."""
-        while self.worker is not None and self.worker.is_alive():
-            if not self.learning:  # learning runs to its end: a book never gets half a game
-                self.engine.stop()  # repeated: the worker may not have started its search yet
-            self.worker.join(0.005)
-        self.wait()
+    def cmd_nboard(self, args: list[str]) -> None:
+        self.version = int(args[0]) if args else 1
+        if self.version != 2:
+            self.log(f"protocol version {self.version}; speaking version 2")
 
-    def wait(self) -> None:
-        if self.worker is not None:
-            self.worker.join()
-            self.worker = None
-
-    # -- commands ----------------------------------------------------------------------------
-
-    def handle(self, line: str) -> None:
-        """Handle one input line; errors are logged, never raised."""
-        text = line.strip()
-        if not text:
-            return
-        try:
-            self._dispatch(text)
-        except (BitgamesError, ValueError, IndexError) as exc:
-            self.warn(f"bad line {text!r}: {exc}")
-        except Exception as exc:  # pragma: no cover - defensive: never die on a line
-            self.warn(f"unexpected error on {text!r}: {exc!r}")
-
-    def _dispatch(self, text: str) -> None:
-        words = text.split()
-        cmd = words[0].lower()
-        if cmd == "set" and len(words) >= 2:
-            cmd = "set " + words[1].lower()
-            args = text.split(None, 2)[2] if len(words) > 2 else ""
-        else:
-            args = text.split(None, 1)[1] if len(words) > 1 else ""
-        if cmd == "ping":
-            self.stop()
-            self.send(f"pong {int(args.split()[0]) if args.split() else 0}")
-        elif cmd == "quit":
-            self.stop()
-            self.done = True
-        elif cmd == "nboard":
-            self.version = int(args.split()[0]) if args.split() else 1
-            if self.version != 2:
-                self.warn(f"protocol version {self.version}; speaking version 2")
-        elif cmd == "set depth":
-            depth = int(args.split()[0])
+    def cmd_set(self, args: list[str]) -> str | None:
+        what, rest = args
+        words = rest.split()
+        if what == "depth":
+            depth = int(words[0])
             if depth < 1:
                 raise BitgamesError(f"depth must be positive, got {depth}")
-            self.stop()
+            self.stop_thinking()
             self.depth = min(depth, 60)
-            self.engine.set_level(max(1, min(depth, 20)))
-            self.send(f"set myname {NAME}{self.depth}")
-        elif cmd == "set game":
-            game = parse_ggf(args)
-            self.stop()
+            self.engine.level = max(1, min(depth, self.engine.MAX_LEVEL))
+            return f"set myname {NAME}{self.depth}"
+        if what == "game":
+            game = parse_ggf(rest)
+            self.stop_thinking()
             self.game = game
             self.board = game.board.copy()
-        elif cmd == "set contempt":
-            self.contempt = int(args.split()[0])
-        elif cmd == "move":
-            mv = parse_move(args.split()[0])
-            self.stop()
-            board = self.board.copy()
-            if mv.square != "pass" and board.must_pass():
-                board.push("pass")
-            board.push(mv.square)
-            self.board = board
-            if self.game is not None:
-                self.game.moves.append(mv)
-                self.game.board = board.copy()
-        elif cmd == "go":
-            self._think(self._go)
-        elif cmd == "hint":
-            n = int(args.split()[0]) if args.split() else 1
-            self._think(lambda: self._hint(max(1, n)))
-        elif cmd == "learn":
-            self.wait()  # let a running search or analysis finish first
-            self.learning = True
-            self._think(self._learn)
-        elif cmd == "analyze":
-            self._think(self._analyze)
+        elif what == "contempt":
+            self.contempt = int(words[0])
         else:
-            self.warn(f"unknown command ignored: {text!r}")
+            self.log(f"unknown setting ignored: {what!r}")
+        return None
+
+    def cmd_move(self, args: list[str]) -> None:
+        mv = parse_move(args[0])
+        self.stop_thinking()
+        board = self.board.copy()
+        if mv.square != "pass" and board.must_pass():
+            board.push("pass")
+        board.push(mv.square)
+        self.board = board
+        if self.game is not None:
+            self.game.moves.append(mv)
+            self.game.board = board.copy()
+
+    def cmd_go(self, args: list[str]) -> None:
+        self.think(self._go)
+
+    def cmd_hint(self, args: list[str]) -> None:
+        n = int(args[0]) if args else 1
+        self.think(lambda: self._hint(max(1, n)))
+
+    def cmd_learn(self, args: list[str]) -> None:
+        self.wait()  # let a running search or analysis finish first
+        self.learning = True
+        self.think(self._learn)
+
+    def cmd_analyze(self, args: list[str]) -> None:
+        self.think(self._analyze)
+
+    # -- thinking ------------------------------------------------------------------------------
 
     def _begin(self, pass_reply: str) -> Board | None:
         """Announce thinking; None (after replying) when the game is over or a pass is forced."""
@@ -205,8 +220,6 @@ class NBoardSession:
         return board
 
     def _go(self) -> None:
-        from bitgames.othello.search import Clock
-
         board = self._begin("=== PA")
         if board is None:
             return
@@ -216,24 +229,23 @@ class NBoardSession:
                 self.send(f"=== {known[0].upper()}/{known[1] / 100:.2f}/0.00")
                 self.send(f"status {NAME} is waiting")
                 return
-        clock = None
-        if self.game is not None:
-            left = _clock_from_ggf(self.game, board.turn)
-            if left is not None:
-                clock = Clock(left)
+        left = _clock_from_ggf(self.game, board.turn) if self.game is not None else None
         start = time.perf_counter()
-        result = self.engine.search(board, depth=self.depth, clock=clock,
-                                    on_info=lambda r: self._search_line(r))
+        result = self.engine.search(board, Limit(depth=self.depth, remaining=left),
+                                    on_info=self._search_line)
         elapsed = time.perf_counter() - start
         self.send(f"nodestats {result.nodes} {elapsed:.2f}")
-        self.send(f"=== {result.move.upper()}/{result.discs:.2f}/{elapsed:.2f}")
+        self.send(f"=== {_pv_text([result.move])}/{eval_text(result.score)}/{elapsed:.2f}")
         self.send(f"status {NAME} is waiting")
 
-    def _search_line(self, r: Any) -> None:
-        pv = "".join("PA" if m == "pass" else m.upper() for m in r.pv) or r.move.upper()
-        self.send(f"search {pv} {r.discs:.2f} 0 {r.depth_text}")
+    def _search_line(self, info: Info) -> None:
+        from bitgames.othello.search import depth_text
+
+        self.send(f"search {_pv_text(info.pv)} {eval_text(info.score)} 0 {depth_text(info)}")
 
     def _hint(self, n: int) -> None:
+        from bitgames.othello.search import depth_text
+
         board = self._begin("search PA 0.00 0 0")
         if board is None:
             return
@@ -245,15 +257,14 @@ class NBoardSession:
                 self.send(f"book {m.move.upper()} {m.score / 100:.2f} {m.games} {m.depth}")
             self.send(f"status {NAME} is waiting")
             return
+        limit = Limit(depth=self.depth)
         if n <= 1:
-            result = self.engine.search(board, depth=self.depth,
-                                        on_info=lambda r: self._search_line(r))
+            result = self.engine.search(board, limit, on_info=self._search_line)
         else:
-            result = self.engine.search(board, depth=self.depth, multi=n)
-            for move, score in result.scores[:n]:
-                depth = result.depth_text if result.mode != "midgame" else str(
-                    max(result.depth - 1, 0) + 1)
-                self.send(f"search {move.upper()} {score / 100:.2f} 0 {depth}")
+            result = self.engine.search(board, limit, multi=n)
+            for move, score in result.multipv[:n]:
+                depth = depth_text(Info(depth=result.depth, score=score))
+                self.send(f"search {_pv_text([move])} {eval_text(score)} 0 {depth}")
         self.send(f"nodestats {result.nodes} {time.perf_counter() - start:.2f}")
         self.send(f"status {NAME} is waiting")
 
@@ -281,7 +292,7 @@ class NBoardSession:
                                     start=start)
             if self.book_path is not None:
                 self.book.save(self.book_path)
-            self.warn(f"learned {added} new positions ({len(self.book)} in the book)")
+            self.log(f"learned {added} new positions ({len(self.book)} in the book)")
         finally:
             self.learning = False
         self.send("learned")
@@ -296,47 +307,118 @@ class NBoardSession:
             b.push(mv)
             boards.append(b.copy(stack=False))
         self.send(f"status {NAME} is analysing")
-        depth = min(self.depth, 8)
+        limit = Limit(depth=min(self.depth, 8))
         for i in range(len(boards) - 1, -1, -1):
-            if self.engine.ctl[0]:
-                break
             bd = boards[i]
             if bd.is_game_over():
-                score = bd.score() * (1 if bd.turn else -1)
+                score = bd.score() * (1 if bd.turn == BLACK else -1)
                 self.send(f"analysis {i} {score:.2f}")
                 continue
             if bd.must_pass():
                 continue
-            r = self.engine.search(bd, depth=depth)
-            if r.stopped:
+            r = self.engine.search(bd, limit)
+            if r.ended is End.STOPPED:
                 break
-            self.send(f"analysis {i} {r.discs:.2f}")
+            self.send(f"analysis {i} {eval_text(r.score)}")
         self.send(f"status {NAME} is waiting")
 
 
-def run_session(engine: Any, stdin: TextIO, stdout: TextIO, stderr: TextIO,
-                depth: int | None = None, book: Any = None, book_path: str | None = None,
-                use_book: bool = True) -> NBoardSession:
-    """Run the protocol until ``quit`` or end of input."""
-    session = NBoardSession(engine, stdout, stderr, depth, book, book_path, use_book)
-    for line in stdin:
-        session.handle(line)
-        if session.done:
-            break
-    session.wait()
-    return session
+# -- the other direction: driving an outside NBoard engine --------------------------------------
 
 
-def run_nboard(args: Any) -> int:
-    """``bitgames othello nboard``: set up the engine, then speak the protocol."""
-    from bitgames.core.jit import ensure_warm
+class NBoardClient(Client):
+    """An outside NBoard engine as a :class:`~bitgames.core.engine.Player`.
 
-    ensure_warm("othello")
-    from bitgames.othello.book import open_book
-    from bitgames.othello.search import Engine
+    ``play(board, limit)`` sends the game so far (``set game`` with the board's history
+    as GGF, the clock ``limit.remaining`` as its ``TI``), ``set depth`` when
+    ``limit.depth`` changes it, synchronises with ``ping``/``pong``, then ``go``, and
+    reads the ``search`` and ``nodestats`` lines up to the ``=== move/eval/time`` reply.
 
-    engine = Engine(level=args.level, evaluation=args.evaluation, weights=args.weights)
-    book, path = open_book(args.book)
-    run_session(engine, sys.stdin, sys.stdout, sys.stderr, book=book, book_path=str(path),
-                use_book=not args.no_book)
-    return 0
+    >>> from bitgames.core.protocol import MockTransport
+    >>> mock = MockTransport()
+    >>> mock.expect("nboard 2"); mock.expect("set depth 4", ["set myname Mock4"])
+    >>> mock.expect("ping 1", ["pong 1"])
+    >>> client = NBoardClient(mock, depth=4)
+    >>> client.name
+    'Mock4'
+    """
+
+    def __init__(self, transport: Transport, depth: int = 10, timeout: float = 60.0) -> None:
+        super().__init__(transport, timeout)
+        self.depth = depth
+        self._ping = 0
+        self.send("nboard 2")
+        self.send(f"set depth {depth}")
+        for line in self.sync():
+            if line.startswith("set myname "):
+                self.name = line.split(None, 2)[2].strip()
+
+    def sync(self) -> list[str]:
+        """``ping n``, then the lines read until ``pong n`` (included)."""
+        self._ping += 1
+        pong = f"pong {self._ping}"
+        self.send(f"ping {self._ping}")
+        return self.read_until(lambda line: line.strip() == pong)
+
+    def new_game(self) -> None:
+        """Nothing to reset: every ``play`` sends the whole game."""
+
+    def play(self, board: Board, limit: Limit) -> SearchResult:
+        start = board.copy()
+        while start.move_stack:
+            start.pop()
+        game = to_ggf(start, [str(m) for m in board.move_stack], clock=limit.remaining)
+        if limit.depth is not None and limit.depth != self.depth:
+            self.depth = limit.depth
+            self.send(f"set depth {limit.depth}")
+        self.send(f"set game {game}")
+        self.sync()
+        begun = time.perf_counter()
+        self.send("go")
+        wait = self.timeout
+        for seconds in (limit.time, limit.remaining):
+            if seconds is not None:
+                wait = min(wait, seconds + 5.0)
+        lines = self.read_until(lambda line: line.startswith("==="), timeout=wait)
+        return self._result(board, lines, time.perf_counter() - begun)
+
+    def _result(self, board: Board, lines: list[str], elapsed: float) -> SearchResult:
+        fields = lines[-1][3:].strip().split("/")
+        try:
+            move = Move.from_str(fields[0])
+            score = (Score(float(fields[1]), Unit.DISCS)
+                     if len(fields) > 1 and fields[1].strip() else None)
+        except ValueError as exc:
+            raise EngineError(f"engine {self.name!r} sent a bad move line {lines[-1]!r}"
+                              ) from exc
+        pv, depth, nodes = [move], 0, 0
+        for line in lines[:-1]:
+            words = line.split()
+            if words[:1] == ["search"] and len(words) >= 5:
+                pv, depth = self._search_pv(words[1]) or pv, self._depth(words[4], board)
+            elif words[:1] == ["nodestats"] and len(words) >= 2 and words[1].isdigit():
+                nodes = int(words[1])
+        if pv[0] != move:
+            pv = [move]
+        return SearchResult(move, score, pv, depth, nodes, elapsed)
+
+    @staticmethod
+    def _search_pv(text: str) -> list[Move]:
+        try:
+            return [Move.from_str(text[i:i + 2]) for i in range(0, len(text) - 1, 2)]
+        except ValueError:
+            return []
+
+    @staticmethod
+    def _depth(text: str, board: Board) -> int:
+        digits = "".join(c for c in text if c.isdigit())
+        if text.startswith("100%"):
+            return board.empties()
+        return int(digits) if digits else 0
+
+    def close(self) -> None:
+        try:
+            self.send("quit")
+        except EngineError:
+            pass
+        super().close()

@@ -31,32 +31,36 @@ Kernel side (numba):
 
 Python side: :class:`Engine` runs iterative deepening with aspiration windows, hands over
 to the exact (or win/loss/draw) solver of :mod:`bitgames.othello.solver` at a configurable
-number of empties, and manages time: a fixed time per move, or a game clock split by
-stage weights with reallocation of saved time and an emergency stop (seed 002, §8).
+number of empties, and manages time through the core
+:class:`~bitgames.core.engine.TimeManager`: a fixed time per move, or a game clock split by
+the stage weights of :func:`time_weights` (seed 002, §8), with an emergency stop at the
+budget's maximum.
 
+>>> from bitgames.core.engine import Limit
 >>> from bitgames.othello.board import Board
 >>> engine = Engine(level=2, evaluation="classic")
->>> r = engine.search(Board(), depth=2)
->>> r.move in ("d3", "c4", "f5", "e6"), r.depth
+>>> r = engine.search(Board(), Limit(depth=2))
+>>> str(r.move) in ("d3", "c4", "f5", "e6"), r.depth
 (True, 2)
 """
 
 from __future__ import annotations
 
 import math
-import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from bitgames.core.bits import ctz, popcount
+from bitgames.core.engine import End, Info, InfoCallback, Limit, Score, SearchResult, Unit
+from bitgames.core.engine import Engine as BaseEngine
 from bitgames.core.errors import BitgamesError
 from bitgames.core.jit import njit, register_warmup
 from bitgames.othello import eval as ev
 from bitgames.othello import tt as table
+from bitgames.othello.board import Move
 from bitgames.othello.kernels import PASS, final_score, flips, legal_moves
 from bitgames.othello.solver import SQUARE_VALUE, next_child
 from bitgames.othello.tt import new_table
@@ -95,7 +99,6 @@ for _d in range(3, 65):
 #: (below it, by mobility: cheaper, and the subtrees are too small to repay an evaluation).
 EVAL_ORDER_DEPTH = 5
 MPC_T = 1.4  # cut threshold in standard deviations
-PANIC_SECONDS = 0.15  # below this on the clock, answer with a 1-ply search and no timer
 
 
 @njit
@@ -425,10 +428,15 @@ class Level:
     mpc: bool
 
 
-def level(n: int) -> Level:
-    """Level ``n`` (1..:data:`MAX_LEVEL`): depth n, exact solve from about 1.6n empties.
+MAX_LEVEL = 20
 
-    >>> level(1), level(10).exact
+
+def level_settings(n: int) -> Level:
+    """Level ``n`` (1..:data:`MAX_LEVEL`): depth n, exact solve from about 1.6n empties
+    (at most 24), a win/loss/draw solve 2 empties earlier from level 4, Multi-ProbCut
+    from level 6.
+
+    >>> level_settings(1), level_settings(10).exact
     (Level(depth=1, exact=2, wld=2, mpc=False), 16)
     """
     if not 1 <= n <= MAX_LEVEL:
@@ -438,48 +446,9 @@ def level(n: int) -> Level:
     return Level(depth=n, exact=exact, wld=wld, mpc=n >= 6)
 
 
-MAX_LEVEL = 20
-
-
-@dataclass
-class SearchResult:
-    """The answer of a search: best move, score (centi-discs, side to move), PV, statistics.
-
-    ``mode`` is ``"midgame"``, ``"exact"`` or ``"wld"``; for an exact solve the score is
-    100 x the final disc difference, for WLD it is +100/0/-100 x sign.
-    """
-
-    move: str
-    score: int
-    depth: int
-    pv: list[str]
-    nodes: int
-    time: float
-    mode: str = "midgame"
-    stopped: bool = False
-    scores: list[tuple[str, int]] = field(default_factory=list)
-
-    @property
-    def discs(self) -> float:
-        return self.score / 100.0
-
-    @property
-    def depth_text(self) -> str:
-        """NBoard-style depth: ``12``, ``100%`` (exact) or ``100%W`` (WLD)."""
-        return "100%" if self.mode == "exact" else "100%W" if self.mode == "wld" else str(
-            self.depth)
-
-
-@dataclass
-class Clock:
-    """A game clock for the side to move: remaining seconds and increment per move."""
-
-    remaining: float
-    increment: float = 0.0
-
-
-#: Relative time per own move by empties (more in the early midgame, less at the end).
 def time_weight(empties: int) -> float:
+    """Relative time of one of our moves at ``empties`` (seed 002: more in the early
+    midgame, less at the start and in the last plies before the solve)."""
     if empties > 50:
         return 0.6
     if empties > 30:
@@ -489,27 +458,20 @@ def time_weight(empties: int) -> float:
     return 0.7
 
 
-def allocate(clock: Clock, empties: int, exact_at: int) -> tuple[float, float]:
-    """(target, hard limit) seconds for this move from the clock (seed 002 time management).
+#: The exact solve gets the time of this many average moves.
+SOLVE_WEIGHT = 2.0
 
-    The target is the remaining time times this move's weight over the weights of all our
-    remaining moves until the exact solve (then a fixed share for the solve), less a safety
-    reserve; the hard limit (emergency stop) is 3x the target but never over a third of
-    the clock.
 
-    >>> t, hard = allocate(Clock(60.0), 40, 16)
-    >>> 0.5 < t < 10 and t < hard <= 20
-    True
+def time_weights(empties: int, exact_at: int) -> list[float]:
+    """The per-phase hook of :class:`~bitgames.core.engine.TimeManager`: the weight of
+    this move, then of each of our later moves until the exact solve, then of the solve.
+
+    >>> [round(w, 2) for w in time_weights(40, 30)]
+    [1.2, 1.24, 1.28, 1.32, 1.36, 2.0]
+    >>> time_weights(12, 16)  # the solve itself
+    [2.0]
     """
-    reserve = min(1.0, 0.08 * clock.remaining) + 0.03  # scheduling hiccups, Python overhead
-    usable = max(0.0, clock.remaining - reserve)
-    mine = range(empties, max(exact_at, 0), -2)
-    total = sum(time_weight(e) for e in mine) + 2.0  # the solve gets the weight of 2 moves
-    w = time_weight(empties) if empties > exact_at else 2.0
-    target = usable * w / total + 0.8 * clock.increment
-    hard = min(2.5 * target, usable / 4 + clock.increment * 0.8)
-    target = min(target, hard)
-    return max(target, 0.0), max(hard, 0.0)
+    return [time_weight(e) for e in range(empties, max(exact_at, 0), -2)] + [SOLVE_WEIGHT]
 
 
 def solve_time_estimate(empties: int) -> float:
@@ -521,20 +483,57 @@ def solve_time_estimate(empties: int) -> float:
     return 0.3 * 2.2 ** (empties - 18)
 
 
-class Engine:
-    """An Othello engine: evaluation, transposition table, level and limits.
+def centi_discs(score: Score) -> int:
+    """A score in the kernels' centi-discs (the book's unit): a proven win or loss of a
+    win/loss/draw solve, which has no disc count, is +-100.
 
-    ``evaluation`` is ``"pattern"`` (the shipped trained weights, or ``weights``) or
-    ``"classic"`` (seed 002). Searches are stoppable from another thread with
-    :meth:`stop`.
+    >>> centi_discs(Score(1.5, Unit.DISCS)), centi_discs(-Score.win_in(8, Unit.DISCS))
+    (150, -100)
     """
+    if score.plies is not None:
+        return 100 if score.value > 0 else -100
+    return round(100 * score.value)
+
+
+def _midgame_score(centi: int, exact: bool = False) -> Score:
+    return Score(centi / 100, Unit.DISCS, exact=exact)
+
+
+class Engine(BaseEngine):
+    """The Othello engine: pattern (or classic) evaluation, PVS with a transposition table
+    and Multi-ProbCut, an exact or win/loss/draw solve near the end, time management.
+
+    Scores are in :attr:`Unit.DISCS <bitgames.core.engine.Unit.DISCS>` for the side to
+    move: the midgame search's estimate of the final disc difference, ``exact=True`` once
+    the result is proven (the exact solve, or a search that reached the end of every
+    line). A win/loss/draw solve proves only who wins: a win is
+    ``Score.win_in(empties, Unit.DISCS)`` (``plies`` is the number of empties, the moves
+    left to fill the board), a loss its negation, a draw the exact score 0.
+
+    ``level`` 1..20 (default 8) sets the midgame depth (= the level), the exact solve from
+    about 1.6 x level empties (at most 24) and the win/loss/draw solve two empties
+    earlier (from level 4), and Multi-ProbCut (from level 6): see :func:`level_settings`.
+    ``evaluation`` is ``"pattern"`` (the shipped trained weights, or ``weights``) or
+    ``"classic"`` (seed 002). ``exact_empties``, ``wld_empties`` and ``mpc`` override the
+    level's choices.
+
+    >>> from bitgames.core.engine import Limit
+    >>> from bitgames.othello.board import Board
+    >>> engine = Engine(level=2, evaluation="classic")
+    >>> r = engine.search(Board(), Limit(depth=2))
+    >>> str(r.move) in ("d3", "c4", "f5", "e6"), r.depth, r.score.unit
+    (True, 2, <Unit.DISCS: 'discs'>)
+    """
+
+    MAX_LEVEL = MAX_LEVEL
+    unit = Unit.DISCS
 
     def __init__(self, level: int = 8, evaluation: str = "pattern", weights: Any = None,
                  table_bits: int = 20, exact_empties: int | None = None,
                  wld_empties: int | None = None, mpc: bool | None = None) -> None:
         from bitgames.othello.solver import Solver
 
-        self.set_level(level)
+        super().__init__(level)
         if exact_empties is not None:
             self.exact_empties = exact_empties
         if wld_empties is not None:
@@ -559,26 +558,17 @@ class Engine:
         self.hist = np.zeros(64, dtype=np.int64)
         self.ctl = np.zeros(8, dtype=np.int64)
         self.solver = Solver(table_bits=min(table_bits, 21))
+        self.solver_stats = np.zeros(4, dtype=np.int64)
+        self.stop_signal.attach(self.ctl, STOP)
+        self.stop_signal.attach(self.solver_stats, 1)
         self.generation = 0
-        self._solver_stats: np.ndarray | None = None
 
-    def set_level(self, n: int) -> None:
-        lv = level(n)
-        self.level = n
+    def _apply_level(self, n: int) -> None:
+        lv = level_settings(n)
         self.depth = lv.depth
         self.exact_empties = lv.exact
         self.wld_empties = lv.wld
         self.mpc = lv.mpc
-
-    def stop(self) -> None:
-        """Ask a running search to stop now (it returns its best move so far)."""
-        self.ctl[STOP] = 1
-        self.solver_stats_stop()
-
-    def solver_stats_stop(self) -> None:
-        stats = getattr(self, "_solver_stats", None)
-        if stats is not None:
-            stats[1] = 1
 
     def new_game(self) -> None:
         """Forget the tables (transposition, killers, history)."""
@@ -587,7 +577,7 @@ class Engine:
         self.hist[:] = 0
 
     def evaluate(self, board: Any) -> int:
-        """Static evaluation of a board for the side to move, in centi-discs."""
+        """Static evaluation of a board for the side to move, in the kernels' centi-discs."""
         p, o = board.bitboards()
         kind = CLASSIC if self.evaluation == "classic" else PATTERN
         return int(static_eval(U(p), U(o), self.weights, ev.GATHER, ev.B3, self.classic, kind))
@@ -603,121 +593,126 @@ class Engine:
         self.ctl[GEN] = self.generation
         self.hist //= 4
 
-    def search(self, board: Any, depth: int | None = None, nodes: int | None = None,
-               movetime: float | None = None, clock: Clock | None = None,
-               on_info: Callable[[SearchResult], None] | None = None,
-               solve: bool = True, multi: int = 1) -> SearchResult:
-        """Search ``board`` and return the best move.
+    def search(self, board: Any, limit: Limit | None = None,
+               on_info: InfoCallback | None = None, *, solve: bool = True,
+               multi: int = 1) -> SearchResult:
+        """Search ``board`` within ``limit`` and return the best move.
 
-        Limits: ``depth`` (default: the level's depth), ``nodes``, ``movetime`` seconds, or
-        a game ``clock`` (time management). ``on_info`` receives each completed iteration.
-        With ``solve`` the exact/WLD solver takes over at the level's thresholds.
-        ``multi`` > 1 also scores the other moves (``result.scores``, best first).
+        ``limit``: ``depth`` (default: the level's), ``nodes``, ``time`` per move, a game
+        clock (``remaining``, ``increment``, ``moves_to_go``: the time manager splits it by
+        :func:`time_weights`), or ``infinite`` (until :meth:`stop`). ``on_info`` receives
+        each completed iteration (and the solve). With ``solve`` the exact/WLD solver takes
+        over at the level's thresholds. ``multi`` > 1 also scores every other move
+        (``result.multipv``, best first).
         """
-        from bitgames.othello.board import square_name
-
+        limit = limit or Limit()
         start = time.perf_counter()
+        self.stop_signal.clear()
         p, o = board.bitboards()
         p, o = U(p), U(o)
         empties = 64 - popcount(p | o)
-        max_depth = depth if depth is not None else self.depth
-        if max_depth < 1:
-            raise BitgamesError(f"depth must be at least 1, got {max_depth}")
-        target = hard = math.inf
-        if movetime is not None:
-            target = hard = max(movetime, 0.001)
-        if clock is not None:
-            target, hard = allocate(clock, empties, self.exact_empties)
-            if clock.remaining < PANIC_SECONDS:  # almost out of time: a 1-ply answer at once
-                max_depth = 1
-                solve = False
-                hard = math.inf
+        max_depth = limit.depth if limit.depth is not None else self.depth
+        if limit.infinite and limit.depth is None:
+            max_depth = MAX_PLY - 4
+        budget = self.time_manager.budget(limit, time_weights(empties, self.exact_empties))
+        target, hard = budget.optimum, budget.maximum
+        timed = limit.time is not None or limit.remaining is not None
+        if limit.remaining is not None and limit.remaining < self.time_manager.panic:
+            max_depth = 1  # almost out of time: a 1-ply answer at once
+            solve = False
+            hard = math.inf
         moves = int(legal_moves(p, o))
         if moves == 0:
-            return SearchResult("pass", 0, 0, ["pass"], 0, 0.0)
-        if moves & (moves - 1) == 0 and multi == 1 and (clock is not None or movetime):
+            return self._no_move(board, limit, start, solve)
+        if moves & (moves - 1) == 0 and multi == 1 and timed:
             sq = ctz(U(moves))  # forced move: no need to think
-            return SearchResult(square_name(sq), self.evaluate_after(board, sq), 0,
-                                [square_name(sq)], 0, time.perf_counter() - start)
-        timer = None
-        self._prepare(nodes)
+            return SearchResult(Move(sq), _midgame_score(self.evaluate_after(board, sq)),
+                                [Move(sq)], time=time.perf_counter() - start)
+        self._prepare(limit.nodes)
         if hard < math.inf:
-            timer = threading.Timer(hard, self.stop)
-            timer.daemon = True
-            timer.start()
+            self.stop_signal.arm(hard)
         try:
             if (solve and empties <= self.wld_empties
                     and (target == math.inf or solve_time_estimate(empties) <= 0.5 * target)):
-                solved = self._solve(board, empties, start, target, on_info)
+                solved = self._solve(board, empties, start, on_info)
                 if solved is not None:
                     if multi > 1:
-                        solved.scores = self._multi(p, o, max(1, min(max_depth, empties)))
+                        solved.multipv = self._multi(p, o, max(1, min(max_depth, empties)))
                     return solved
             result = self._iterate(p, o, max_depth, start, target, on_info)
-            if multi > 1 and not result.stopped:
-                result.scores = self._multi(p, o, result.depth)
+            if multi > 1 and result.ended is End.COMPLETED:
+                result.multipv = self._multi(p, o, result.depth)
             return result
         finally:
-            if timer is not None:
-                timer.cancel()
+            self.stop_signal.disarm()
+
+    def _no_move(self, board: Any, limit: Limit, start: float, solve: bool) -> SearchResult:
+        """The side to move has no placement: at the game's end no move and the exact
+        final score; else a pass, scored by a search of the opponent's position."""
+        if board.is_game_over():
+            p, o = board.bitboards()
+            score = Score(float(final_score(U(p), U(o))), Unit.DISCS, exact=True)
+            return SearchResult(None, score, [], time=time.perf_counter() - start)
+        after = board.copy(stack=False)
+        after.push(Move(PASS))
+        r = self.search(after, limit, solve=solve)
+        return SearchResult(Move(PASS), None if r.score is None else -r.score,
+                            [Move(PASS), *r.pv], r.depth, r.nodes,
+                            time.perf_counter() - start, r.ended)
 
     def evaluate_after(self, board: Any, sq: int) -> int:
+        """The static evaluation after ``sq`` for the side to move now (centi-discs)."""
         b = board.copy(stack=False)
         b.push(sq)
         return -self.evaluate(b)
 
-    def _multi(self, p: np.uint64, o: np.uint64, depth: int) -> list[tuple[str, int]]:
-        from bitgames.othello.board import square_name
-
+    def _multi(self, p: np.uint64, o: np.uint64, depth: int) -> list[tuple[Move, Score]]:
         out = np.zeros((40, 2), dtype=np.int64)
         self.ctl[STOP] = 0
         self.ctl[NODE_LIMIT] = 1 << 62
         k = child_scores(p, o, np.int64(depth), self.table, self.killers, self.hist, self.ctl,
                          self.weights, ev.GATHER, ev.B3, self.classic, out)
-        rows = sorted(((square_name(int(out[i, 0])), int(out[i, 1])) for i in range(k)),
+        rows = sorted(((int(out[i, 0]), int(out[i, 1])) for i in range(k)),
                       key=lambda r: -r[1])
-        return rows
+        exact = depth >= 64 - popcount(p | o)
+        return [(Move(sq), _midgame_score(s, exact)) for sq, s in rows]
 
-    def _solve(self, board: Any, empties: int, start: float, target: float,
-               on_info: Callable[[SearchResult], None] | None) -> SearchResult | None:
-        """Exact or WLD solve at the root, stoppable; None when stopped or out of reach."""
+    def _solve(self, board: Any, empties: int, start: float,
+               on_info: InfoCallback | None) -> SearchResult | None:
+        """Exact or WLD solve at the root, stoppable; None when stopped."""
         from bitgames.othello import solver as sv
-        from bitgames.othello.board import square_name
 
-        mode = "exact" if empties <= self.exact_empties else "wld"
+        exact = empties <= self.exact_empties
         p, o = board.bitboards()
         if self.ctl[STOP]:
             return None
         pv = np.zeros(130, dtype=np.int64)
-        stats = np.zeros(4, dtype=np.int64)
-        self._solver_stats = stats
-        alpha, beta = (-sv.INF, sv.INF) if mode == "exact" else (-1, 1)
-        try:
-            score, length = self.solver.run(p, o, alpha, beta, pv, stats)
-        finally:
-            self._solver_stats = None
+        stats = self.solver_stats
+        stats[0] = 0
+        alpha, beta = (-sv.INF, sv.INF) if exact else (-1, 1)
+        value, length = self.solver.run(p, o, alpha, beta, pv, stats)
         if stats[1]:  # stopped: the table holds unfinished bounds
             self.solver.table[:] = 0
             return None
-        moves = [square_name(int(s)) for s in pv[:length]]
-        if mode == "wld":
-            score = 100 * ((score > 0) - (score < 0))
+        moves = [Move(int(s)) for s in pv[:length]]
+        if exact or value == 0:
+            score = Score(float(value), Unit.DISCS, exact=True)
         else:
-            score = 100 * score
-        res = SearchResult(moves[0] if moves else "pass", int(score), empties, moves,
-                           int(stats[0]), time.perf_counter() - start, mode)
+            score = Score.win_in(empties, Unit.DISCS)
+            score = score if value > 0 else -score
+        res = SearchResult(moves[0] if moves else Move(PASS), score, moves, empties,
+                           int(stats[0]), time.perf_counter() - start)
         if on_info is not None:
-            on_info(res)
+            on_info(res.info())
         return res
 
     def _iterate(self, p: np.uint64, o: np.uint64, max_depth: int, start: float, target: float,
-                 on_info: Callable[[SearchResult], None] | None) -> SearchResult:
-        from bitgames.othello.board import square_name
-
+                 on_info: InfoCallback | None) -> SearchResult:
         pv = np.zeros(MAX_PLY + 2, dtype=np.int64)
         best: SearchResult | None = None
         prev = 0
         last_time = 0.0
+        empties = 64 - popcount(p | o)
         for d in range(1, max_depth + 1):
             window = 60 if d > 2 else INF
             alpha, beta = max(prev - window, -INF), min(prev + window, INF)
@@ -740,18 +735,19 @@ class Engine:
             if self.ctl[STOP]:
                 if best is None:  # not even depth 1 finished: take the first PV move
                     first = int(pv[0]) if length > 0 else ctz(legal_moves(p, o))
-                    best = SearchResult(square_name(first), 0, 0, [square_name(first)],
-                                        int(self.ctl[NODES]), elapsed)
-                best.stopped = True
+                    best = SearchResult(Move(first), None, [Move(first)])
+                best.ended = self.stop_signal.end(completed=self.ctl[NODES]
+                                                  >= self.ctl[NODE_LIMIT])
                 best.nodes = int(self.ctl[NODES])
                 best.time = elapsed
                 return best
             prev = int(s)
-            moves = [square_name(int(x)) if x != PASS else "pass" for x in pv[:length]]
-            best = SearchResult(moves[0], prev, d, moves, int(self.ctl[NODES]), elapsed)
+            moves = [Move(int(x)) for x in pv[:length]]
+            best = SearchResult(moves[0], _midgame_score(prev, d >= empties), moves, d,
+                                int(self.ctl[NODES]), elapsed)
             if on_info is not None:
-                on_info(best)
-            if abs(prev) > 6300 and d >= 64 - popcount(p | o):
+                on_info(best.info())
+            if abs(prev) > 6300 and d >= empties:
                 break  # the search saw the end of the game
             iter_time = time.perf_counter() - iter_start
             growth = iter_time / last_time if last_time > 0.002 else 3.0
@@ -761,9 +757,22 @@ class Engine:
         assert best is not None
         return best
 
-    def choose_move(self, board: Any) -> str:
-        """The best move at the engine's level (for :func:`bitgames.core.match.run_match`)."""
-        return self.search(board).move
+
+def depth_text(info: Info | SearchResult) -> str:
+    """NBoard-style depth of a search result: ``12``, ``100%`` (proven exactly) or
+    ``100%W`` (a win/loss/draw solve).
+
+    >>> depth_text(Info(depth=20, score=Score(18, Unit.DISCS, exact=True)))
+    '100%'
+    >>> depth_text(Info(depth=9, score=Score(1.5, Unit.DISCS)))
+    '9'
+    """
+    score = info.score
+    if score is not None and score.plies is not None:
+        return "100%W"
+    if score is not None and score.exact:
+        return "100%"
+    return str(info.depth)
 
 
 @register_warmup("othello")
@@ -771,6 +780,6 @@ def _warm() -> None:
     from bitgames.othello.board import Board
 
     engine = Engine(level=4, evaluation="classic", table_bits=10)
-    engine.search(Board(), depth=3, multi=2)
+    engine.search(Board(), Limit(depth=3), multi=2)
     engine.mpc = True
-    engine.search(Board(), depth=4)
+    engine.search(Board(), Limit(depth=4))

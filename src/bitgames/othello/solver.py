@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from bitgames.core.bits import ctz, popcount
+from bitgames.core.engine import StopSignal
 from bitgames.core.jit import njit, register_warmup
 from bitgames.othello import tt as table
 from bitgames.othello.kernels import PASS, final_score, flips, legal_moves
@@ -575,6 +576,8 @@ class SolveResult:
 
     ``score`` is the exact final disc difference for the side to move (empties to the
     winner) in exact mode; in win/loss/draw mode it is +1, 0 or -1 (see ``outcome``).
+    ``stopped``: :meth:`Solver.stop` ended the solve first (``nodes`` and ``time`` are
+    what it spent; the score, moves and outcome mean nothing).
     """
 
     board: str
@@ -586,6 +589,7 @@ class SolveResult:
     nodes: int
     time: float
     outcome: str = field(default="")
+    stopped: bool = False
 
     @property
     def nodes_per_second(self) -> float:
@@ -611,6 +615,14 @@ class Solver:
     def __init__(self, table_bits: int = 21) -> None:
         self.table = new_table(table_bits)
         self.generation = 0
+        #: raised by :meth:`stop`; the kernel polls ``stats[1]``, attached to it
+        self.stop_signal = StopSignal()
+        self.stats = np.zeros(4, dtype=np.int64)
+        self.stop_signal.attach(self.stats, 1)
+
+    def stop(self) -> None:
+        """Stop the running :meth:`solve` at once, and every later one (thread-safe)."""
+        self.stop_signal.set()
 
     def run(self, p: int | np.uint64, o: int | np.uint64, alpha: int, beta: int, pv: np.ndarray,
             stats: np.ndarray) -> tuple[int, int]:
@@ -631,17 +643,22 @@ class Solver:
             raise ValueError(f"unknown solve mode {mode!r} (expected 'exact' or 'wld')")
         p, o = board.bitboards()
         pv = np.zeros(130, dtype=np.int64)
-        stats = np.zeros(4, dtype=np.int64)
+        stats = self.stats
+        stats[0] = 0
         alpha, beta = (-INF, INF) if mode == "exact" else (-1, 1)
         start = time.perf_counter()
         score, length = self.run(p, o, alpha, beta, pv, stats)
         elapsed = time.perf_counter() - start
+        stopped = bool(stats[1])
+        if stopped:  # the table holds unfinished bounds
+            self.table[:] = 0
+            length = 0
         moves = [square_name(int(s)) for s in pv[:length]]
         outcome = "win" if score > 0 else "loss" if score < 0 else "draw"
         if mode == "wld":
             score = (score > 0) - (score < 0)
         return SolveResult(
-            board=board.to_string(),
+            board=board.fen(),
             empties=board.empties(),
             mode=mode,
             score=int(score),
@@ -650,6 +667,7 @@ class Solver:
             nodes=int(stats[0]),
             time=elapsed,
             outcome=outcome,
+            stopped=stopped,
         )
 
 

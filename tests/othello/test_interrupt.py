@@ -1,0 +1,97 @@
+"""Ctrl-C: long Othello commands stop within a second, print what they have, exit 130;
+the kernels poll a stop flag without changing their counts."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bitgames.othello import kernels
+from bitgames.othello.board import Board
+from bitgames.othello.obf import ffo_problems
+from bitgames.othello.solver import Solver
+
+FFO50 = ffo_problems(50, 50)[0].board  # 26 empties: tens of seconds to solve
+
+
+def test_perft_polls_its_flag() -> None:
+    p, o = kernels.start_position()
+    flag = np.zeros(1, dtype=np.int64)
+    for depth, leaves in ((5, 1396), (8, 390216), (9, 3005288)):  # OEIS A124004
+        assert kernels.perft_stoppable(p, o, depth, kernels.EDAX, flag) == leaves
+    flag[0] = 1
+    assert kernels.perft_stoppable(p, o, 8, kernels.EDAX, flag) == 0
+
+
+def test_solver_stops_from_another_thread() -> None:
+    board = Board(FFO50)
+    solver = Solver(table_bits=16)
+    threading.Timer(0.5, solver.stop).start()
+    t0 = time.perf_counter()
+    result = solver.solve(board)
+    assert result.stopped and time.perf_counter() - t0 < 3.0
+    assert result.nodes > 0 and result.pv == []
+    # stays stopped until a new solver: every later solve returns at once
+    assert solver.solve(Board(FFO50)).stopped
+
+
+@pytest.fixture(scope="module")
+def compiled() -> None:
+    """Every Othello kernel in the on-disk cache, so that the commands below load them
+    in a moment and are at work when Ctrl-C comes."""
+    from bitgames.core.jit import warmup
+
+    warmup(["othello"])
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["perft", "14"], "perft 14 (edax): stopped after "),
+    (["perft", "13", "--divide"], "perft 13 (edax): stopped after "),
+    (["solve", "--board", FFO50, "--quiet"], "board 1: stopped after "),
+])
+@pytest.mark.usefixtures("compiled")
+def test_ctrl_c_stops_long_commands(argv: list[str], said: str) -> None:
+    out = interrupt(argv, after=8.0)  # well into the counting or solving
+    assert said in out, out
+
+
+def interrupt(argv: list[str], after: float) -> str:
+    """Run ``bitgames othello ARGV``, Ctrl-C it after ``after`` seconds; check that it
+    exits with 130 soon (a second plus the interpreter's exit, on a busy machine) and
+    return its output."""
+    proc = subprocess.Popen([sys.executable, "-m", "bitgames.cli", "othello", *argv],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(after)
+        assert proc.poll() is None, proc.communicate()
+        t0 = time.perf_counter()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+        waited = time.perf_counter() - t0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert waited < 3.0
+    return out
+
+
+@pytest.mark.usefixtures("compiled")
+def test_ctrl_c_ends_a_book_build_with_its_work_saved(tmp_path: Path) -> None:
+    from bitgames.othello.book import Book
+
+    path = tmp_path / "book.npz"
+    out = interrupt(["book", "build", str(path), "--plies", "8", "--depth", "6", "--eval",
+                     "classic", "--json"], after=8.0)
+    records = [json.loads(line) for line in out.splitlines()]
+    assert records[-1]["stopped"] and records[-1]["added"] == records[-2]["added"] > 0
+    assert len(Book.load(path)) == records[-1]["positions"]  # every searched position saved
