@@ -28,9 +28,11 @@ def test_score_order_wins_before_values_before_losses() -> None:
     ladder = [
         -Score.win_in(2, Unit.PAWNS),  # lost soonest: worst
         -Score.win_in(9, Unit.PAWNS),
+        -Score.win(Unit.PAWNS),  # lost, distance unknown
         Score(-30.0, Unit.PAWNS),
         Score(0.0, Unit.PAWNS),
         Score(4.5, Unit.PAWNS),
+        Score.win(Unit.PAWNS),
         Score.win_in(9, Unit.PAWNS),
         Score.win_in(2, Unit.PAWNS),  # won soonest: best
     ]
@@ -45,11 +47,14 @@ def test_score_negation_is_the_other_side() -> None:
     assert loss.is_loss and not loss.is_win and loss.plies == 4
     assert str(loss) == "loss in 4"
     assert loss.to_dict() == {"value": "loss", "plies": 4, "unit": "men", "exact": True}
+    wld = -Score.win(Unit.DISCS)
+    assert wld.is_loss and str(wld) == "loss" and wld.to_dict()["plies"] is None
 
 
 def test_score_repr_evaluates_back() -> None:
     for score in (Score(1.25, Unit.MEN), Score(-8.0, Unit.DISCS, exact=True),
-                  Score.win_in(5, Unit.PAWNS), Score(0.5, Unit.WINRATE)):
+                  Score.win_in(5, Unit.PAWNS), Score(0.5, Unit.WINRATE),
+                  -Score.win(Unit.DISCS)):
         assert eval(repr(score)) == score
 
 

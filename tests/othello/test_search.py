@@ -69,7 +69,7 @@ def test_wld_hand_over() -> None:
     b = Board(ENDGAMES[0])
     r = e.search(b)
     # FFO #1 is a win for the side to move (+18): the WLD solve proves the win only
-    assert r.score == Score.win_in(b.empties(), Unit.DISCS) and r.score.is_win
+    assert r.score == Score.win(Unit.DISCS) and r.score.is_win
     assert S.depth_text(r) == "100%W"
 
 

@@ -66,9 +66,10 @@ class Unit(enum.Enum):
 class Score:
     """A score for the side to move, in ``unit``.
 
-    ``exact`` says the value is proven, not estimated. ``plies`` is set for a forced end
-    of the game: a win (``value`` > 0) or a loss (``value`` < 0) in that many plies; its
-    ``value`` is then +-inf.
+    ``exact`` says the value is proven, not estimated. A forced end of the game has
+    ``value`` +-inf: a win (> 0) or a loss (< 0), in ``plies`` plies where the search
+    knows how many (:meth:`win_in`), or with the distance unknown (:meth:`win`: a
+    win/loss/draw solve, an endgame table that stores only the result).
 
     >>> Score(0.62, Unit.WINRATE).value
     0.62
@@ -86,23 +87,30 @@ class Score:
         """A forced win in ``plies`` plies (negate it for a loss)."""
         return cls(math.inf, unit, exact=True, plies=plies)
 
+    @classmethod
+    def win(cls, unit: Unit) -> Score:
+        """A proven win whose distance is not known (negate it for a loss)."""
+        return cls(math.inf, unit, exact=True)
+
     @property
     def is_win(self) -> bool:
-        return self.plies is not None and self.value > 0
+        return self.value == math.inf
 
     @property
     def is_loss(self) -> bool:
-        return self.plies is not None and self.value < 0
+        return self.value == -math.inf
 
     def __neg__(self) -> Score:
         value = 1.0 - self.value if self.unit is Unit.WINRATE else -self.value
         return replace(self, value=value)
 
     def _key(self) -> tuple[float, float]:
-        if self.plies is None:
+        if not math.isinf(self.value):
             return (0.0, self.value)
-        # a quicker win is better, a slower loss is better
-        return (math.copysign(1.0, self.value), -self.plies if self.value > 0 else self.plies)
+        # a quicker win is better, a slower loss is better; an unknown distance is the
+        # slowest win and the slowest loss
+        plies = math.inf if self.plies is None else self.plies
+        return (math.copysign(1.0, self.value), -plies if self.value > 0 else plies)
 
     def __lt__(self, other: Score) -> bool:
         return self._key() < other._key()
@@ -111,8 +119,9 @@ class Score:
         return self._key() > other._key()
 
     def __str__(self) -> str:
-        if self.plies is not None:
-            return f"{'win' if self.value > 0 else 'loss'} in {self.plies}"
+        if math.isinf(self.value):
+            text = "win" if self.value > 0 else "loss"
+            return text if self.plies is None else f"{text} in {self.plies}"
         if self.unit is Unit.WINRATE:
             text = f"{100 * self.value:.1f}% win rate"
         elif self.exact and float(self.value).is_integer():
@@ -122,16 +131,18 @@ class Score:
         return text + (" (exact)" if self.exact else "")
 
     def __repr__(self) -> str:
-        if self.plies is not None:
+        if math.isinf(self.value):
             sign = "" if self.value > 0 else "-"
+            if self.plies is None:
+                return f"{sign}Score.win(Unit.{self.unit.name})"
             return f"{sign}Score.win_in({self.plies}, Unit.{self.unit.name})"
         extra = ", exact=True" if self.exact else ""
         return f"Score({self.value!r}, Unit.{self.unit.name}{extra})"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``{"value": 1.5, "unit": "discs", "exact": false}`` (and
-        ``"plies"`` with ``"value": "win"``/``"loss"`` for a forced end)."""
-        if self.plies is not None:
+        """JSON-ready: ``{"value": 1.5, "unit": "discs", "exact": false}``; a forced end
+        has ``"value": "win"``/``"loss"`` and ``"plies"`` (``null`` when unknown)."""
+        if math.isinf(self.value):
             return {"value": "win" if self.value > 0 else "loss", "plies": self.plies,
                     "unit": self.unit.value, "exact": True}
         return {"value": self.value, "unit": self.unit.value, "exact": self.exact}

@@ -14,14 +14,13 @@ import argparse
 import json
 import random
 import sys
-import threading
 import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
-from bitgames.cli import add_json_flag, emit
+from bitgames.core.cli import add_json_flag, emit
 from bitgames.core.errors import BitgamesError
 
 BOARD_HELP = 'a board: "<64 chars a1..h8> <X|O>" (default: the start position)'
@@ -258,32 +257,17 @@ INTERRUPTED = 130
 T = TypeVar("T")
 
 
-def run_stoppable(job: Callable[[], T], stop: Callable[[], None]) -> tuple[T | None, bool]:
+def run_stoppable(job: Callable[[], T], stop: Callable[[], None]) -> tuple[T, bool]:
     """Run ``job`` in a worker thread; Ctrl-C calls ``stop`` (which makes the job's
-    kernel return early). The main thread only waits, so it can take the signal while
-    the kernel, which releases the GIL, runs. Returns ``(job's result, interrupted)``.
+    kernel return early). Returns ``(job's result, interrupted)``.
 
     >>> run_stoppable(lambda: 6 * 7, lambda: None)
     (42, False)
     """
-    from bitgames.core.engine import interruptible
+    from bitgames.core.engine import interruptible, run_in_worker
 
-    box: list[Any] = []
-
-    def work() -> None:
-        try:
-            box.append((True, job()))
-        except BaseException as exc:  # handed to the main thread
-            box.append((False, exc))
-
-    worker = threading.Thread(target=work, daemon=True, name="othello-job")
     with interruptible(stop) as pressed:
-        worker.start()
-        while worker.is_alive():
-            worker.join(0.05)
-    ok, value = box[0]
-    if not ok:
-        raise value
+        value = run_in_worker(job)
     return value, pressed[0]
 
 
@@ -493,7 +477,7 @@ def cmd_analyze(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
         elif after.is_game_over():
             played = 100 * after.score() * (1 if mover == BLACK else -1)
         else:
-            proven = best.score.exact or best.score.plies is not None
+            proven = best.score.exact
             res = engine.search(after, None if proven else Limit(depth=max(1, best.depth - 1)))
             played = -centi_discs(res.score)
         loss = max(0.0, (best_score - played) / 100.0)

@@ -71,12 +71,12 @@ def eval_text(score: Score | None) -> str:
     """An NBoard evaluation: discs for the side to move, the sign of a win/loss/draw
     solve.
 
-    >>> eval_text(Score(1.5, Unit.DISCS)), eval_text(-Score.win_in(9, Unit.DISCS))
+    >>> eval_text(Score(1.5, Unit.DISCS)), eval_text(-Score.win(Unit.DISCS))
     ('1.50', '-1.00')
     """
     if score is None:
         return "0.00"
-    if score.plies is not None:
+    if math.isinf(score.value):
         return f"{math.copysign(1.0, score.value):.2f}"
     return f"{score.value:.2f}"
 
@@ -132,16 +132,6 @@ class NBoardSession(Session):
 
     def think_failed(self, exc: Exception) -> None:
         self.send("status error")
-
-    def stop_thinking(self) -> None:
-        """Stop the thinking and wait for its reply. The stop is repeated: the worker may
-        not have started its search yet (a search clears the stop flag when it starts)."""
-        while self.thinking:
-            self.halt()
-            worker = self._worker
-            if worker is not None:
-                worker.join(0.005)
-        self.wait()
 
     # -- commands ------------------------------------------------------------------------------
 

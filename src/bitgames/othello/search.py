@@ -487,10 +487,10 @@ def centi_discs(score: Score) -> int:
     """A score in the kernels' centi-discs (the book's unit): a proven win or loss of a
     win/loss/draw solve, which has no disc count, is +-100.
 
-    >>> centi_discs(Score(1.5, Unit.DISCS)), centi_discs(-Score.win_in(8, Unit.DISCS))
+    >>> centi_discs(Score(1.5, Unit.DISCS)), centi_discs(-Score.win(Unit.DISCS))
     (150, -100)
     """
-    if score.plies is not None:
+    if math.isinf(score.value):
         return 100 if score.value > 0 else -100
     return round(100 * score.value)
 
@@ -507,8 +507,8 @@ class Engine(BaseEngine):
     move: the midgame search's estimate of the final disc difference, ``exact=True`` once
     the result is proven (the exact solve, or a search that reached the end of every
     line). A win/loss/draw solve proves only who wins: a win is
-    ``Score.win_in(empties, Unit.DISCS)`` (``plies`` is the number of empties, the moves
-    left to fill the board), a loss its negation, a draw the exact score 0.
+    ``Score.win(Unit.DISCS)`` (a proven win of unknown margin), a loss its negation, a
+    draw the exact score 0.
 
     ``level`` 1..20 (default 8) sets the midgame depth (= the level), the exact solve from
     about 1.6 x level empties (at most 24) and the win/loss/draw solve two empties
@@ -698,7 +698,7 @@ class Engine(BaseEngine):
         if exact or value == 0:
             score = Score(float(value), Unit.DISCS, exact=True)
         else:
-            score = Score.win_in(empties, Unit.DISCS)
+            score = Score.win(Unit.DISCS)
             score = score if value > 0 else -score
         res = SearchResult(moves[0] if moves else Move(PASS), score, moves, empties,
                            int(stats[0]), time.perf_counter() - start)
@@ -768,7 +768,7 @@ def depth_text(info: Info | SearchResult) -> str:
     '9'
     """
     score = info.score
-    if score is not None and score.plies is not None:
+    if score is not None and math.isinf(score.value):
         return "100%W"
     if score is not None and score.exact:
         return "100%"
