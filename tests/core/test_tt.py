@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bitgames.core import tt
@@ -72,6 +72,7 @@ def test_a_torn_entry_is_not_a_hit() -> None:
     assert tt.probe(table, k0, k1) == -1
 
 
+@settings(deadline=None)  # the first example compiles the kernels
 @given(st.integers(0, 60), st.integers(0, 60), st.integers(1, 60), st.booleans())
 def test_a_forced_win_keeps_its_distance_at_any_ply(ply_stored: int, ply_read: int,
                                                     to_end: int, win: bool) -> None:
@@ -82,6 +83,7 @@ def test_a_forced_win_keeps_its_distance_at_any_ply(ply_stored: int, ply_read: i
     assert tt.value_from_tt(stored, ply_read, WIN, INF) == sign * (MATE - (ply_read + to_end))
 
 
+@settings(deadline=None)
 @given(st.integers(-WIN + 1, WIN - 1), st.integers(0, 100))
 def test_ordinary_scores_and_infinities_are_stored_as_they_are(value: int, ply: int) -> None:
     assert tt.value_to_tt(value, ply, WIN, INF) == value

@@ -658,8 +658,7 @@ def to_score(centipawns: int) -> Score:
     closebook result (beyond any evaluation) as an exact score.
 
     >>> to_score(-125), to_score(MATE - 3), to_score(-(MATE - 2))
-    (Score(-1.25, Unit.PAWNS), Score(inf, Unit.PAWNS, exact=True, plies=3), \
-Score(-inf, Unit.PAWNS, exact=True, plies=2))
+    (Score(-1.25, Unit.PAWNS), Score.win_in(3, Unit.PAWNS), -Score.win_in(2, Unit.PAWNS))
     """
     if abs(centipawns) > MATE - MAX_PLY:
         win = Score.win_in(MATE - abs(centipawns), Unit.PAWNS)
@@ -704,7 +703,7 @@ class Engine(CoreEngine):
     >>> from bitgames.leiserchess.board import Board
     >>> res = Engine(tt_bits=12).search(Board("ss7/8/8/8/8/8/8/WW7 W"), Limit(depth=2))
     >>> str(res.move), res.score, res.ended.value
-    ('a0R', Score(inf, Unit.PAWNS, exact=True, plies=1), 'completed')
+    ('a0R', Score.win_in(1, Unit.PAWNS), 'completed')
     """
 
     MAX_LEVEL = 10
