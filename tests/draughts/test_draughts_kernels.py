@@ -15,7 +15,7 @@ from bitgames.draughts import kernels as K
 from bitgames.draughts.board import Board
 from bitgames.draughts.magic import MAGICS, check_magic, find_magic, subsets
 
-# Published perft counts from the start position (shared/reference/draughts.md section 3):
+# Published perft counts from the start position (docs/REFERENCES.md, draughts perft):
 # Russian from dctl (unique captures), English from Aart Bik 2009 and dctl.
 RUSSIAN_PERFT = [1, 7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586, 22444032,
                  110917189, 544770444]

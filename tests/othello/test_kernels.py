@@ -14,7 +14,7 @@ from tests.othello import reference_rules as ref
 
 U = np.uint64
 
-# shared/reference/othello.md §1: convention A (Edax, OEIS A124004) and B (Aart Bik).
+# docs/REFERENCES.md, Othello perft conventions: A (Edax, OEIS A124004) and B (Aart Bik).
 PERFT_EDAX = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571056, 212258216,
               1939879668, 18429618408]
 PERFT_BIK = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800,

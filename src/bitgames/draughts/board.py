@@ -239,7 +239,7 @@ def _move_from_packed(packed: int, path: list[int], variant: str) -> Move:
 class DrawRules:
     """Automatic draw rules; every limit is in *moves* (a move by each side), None = off.
 
-    Defaults for Russian (FMJD-64 list in ``shared/reference/draughts.md``): threefold
+    Defaults for Russian (the FMJD-64 list, ``docs/REFERENCES.md``): threefold
     repetition; 15 moves with only kings moved and no capture; 3 or more kings against a
     lone king not won in 15 moves; 3 pieces (with a king) against a lone king on the main
     road a1-h8 not won in 5 moves; both sides with kings and no capture or crowning for 30

@@ -1,8 +1,8 @@
 """The NBoard protocol, version 2: our engine as a session (``bitgames othello nboard``)
 and a client that drives any outside NBoard engine.
 
-Commands read by :class:`NBoardSession` (one per line; ``shared/reference/othello.md``
-§5.1): ``nboard <v>``, ``set depth <n>``, ``set game <GGF>``, ``set contempt <n>``,
+Commands read by :class:`NBoardSession` (one per line; the NBoard protocol, version 2,
+``docs/REFERENCES.md``): ``nboard <v>``, ``set depth <n>``, ``set game <GGF>``, ``set contempt <n>``,
 ``move <mv>[/<eval>[/<time>]]`` (``PA`` = pass), ``hint <n>``, ``go``, ``ping <n>``,
 ``learn``, ``analyze``, ``quit``. Unknown commands are ignored (logged on stderr); a bad
 line is logged and changes nothing: NBoard has no error reply.

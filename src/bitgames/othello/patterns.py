@@ -8,7 +8,7 @@ side to move, 2 an opponent disc, first square most significant — and all inst
 a pattern share one weight table. So a position and its mirror image get the same
 evaluation by construction.
 
-Patterns (``shared/reference/othello.md`` §4, Logistello/NTest style):
+Patterns (Logistello/NTest style; ``docs/REFERENCES.md``):
 
 ========  ========  =========  =======================================================
 name      squares   instances  squares of the canonical instance

@@ -1,6 +1,6 @@
 """Exact (and win/loss/draw) endgame solver for Othello.
 
-The search is the one strong solvers use (see ``shared/reference/othello.md`` §3):
+The search is the one strong solvers use (see ``docs/REFERENCES.md``, Othello):
 
 - principal-variation search at the root and along the PV, null-window search (NWS)
   everywhere else;
