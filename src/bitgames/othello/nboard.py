@@ -2,10 +2,10 @@
 and a client that drives any outside NBoard engine.
 
 Commands read by :class:`NBoardSession` (one per line; the NBoard protocol, version 2,
-``docs/REFERENCES.md``): ``nboard <v>``, ``set depth <n>``, ``set game <GGF>``, ``set contempt <n>``,
-``move <mv>[/<eval>[/<time>]]`` (``PA`` = pass), ``hint <n>``, ``go``, ``ping <n>``,
-``learn``, ``analyze``, ``quit``. Unknown commands are ignored (logged on stderr); a bad
-line is logged and changes nothing: NBoard has no error reply.
+``docs/REFERENCES.md``): ``nboard <v>``, ``set depth <n>``, ``set game <GGF>``,
+``set contempt <n>``, ``move <mv>[/<eval>[/<time>]]`` (``PA`` = pass), ``hint <n>``,
+``go``, ``ping <n>``, ``learn``, ``analyze``, ``quit``. Unknown commands are ignored
+(logged on stderr); a bad line is logged and changes nothing: NBoard has no error reply.
 
 Replies (standard output, flushed line by line, nothing else is printed there):
 ``set myname``, ``status``, ``search <pv> <eval> 0 <depth>``,
