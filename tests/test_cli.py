@@ -106,3 +106,21 @@ def test_warmup_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["warmup", "othello", "--json"]) == 0
     record = json.loads(capsys.readouterr().out.strip().splitlines()[0])
     assert record["game"] == "othello" and record["seconds"] >= 0
+
+
+def test_every_help_text_reads_as_plain_text() -> None:
+    """No reST markup, doubled percent signs or empty help in any command's --help."""
+    import argparse
+
+    from bitgames.cli import build_parser
+
+    def walk(parser: argparse.ArgumentParser, name: str) -> None:
+        text = parser.format_help()
+        for mark in ("``", ":func:", ":class:", ":meth:", "%%"):
+            assert mark not in text, f"{name} --help shows {mark!r}"
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub_name, sub in action.choices.items():
+                    walk(sub, f"{name} {sub_name}")
+
+    walk(build_parser(), "bitgames")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -63,11 +64,40 @@ def build_parser() -> argparse.ArgumentParser:
 
     for game in installed_games():
         module = importlib.import_module(f"bitgames.{game}.cli")
-        game_parser = games.add_parser(game, help=GAMES[game], description=module.__doc__)
+        game_parser = games.add_parser(game, help=GAMES[game], description=module.__doc__,
+                                       formatter_class=argparse.RawDescriptionHelpFormatter)
         commands = game_parser.add_subparsers(dest="command", metavar="COMMAND")
         commands.required = True
         module.add_commands(commands)
+    _plain_help(parser)
     return parser
+
+
+def plain(text: str) -> str:
+    """Help text as people read it: reStructuredText roles and literals unwrapped.
+
+    >>> plain("moves like ``h4g5``; see :func:`~bitgames.core.match.run_plan`")
+    'moves like h4g5; see run_plan'
+    """
+    text = re.sub(r":[a-z]+:`~[\w.]*?\.(\w+)`", r"\1", text)
+    text = re.sub(r":[a-z]+:`([^`]*)`", r"\1", text)
+    return re.sub(r"``(.*?)``", r"\1", text, flags=re.S)
+
+
+def _plain_help(parser: argparse.ArgumentParser) -> None:
+    """Apply :func:`plain` to the descriptions and help texts of ``parser`` and all its
+    subcommands (module docstrings serve as descriptions)."""
+    if parser.description:
+        parser.description = plain(parser.description)
+    for action in parser._actions:
+        if action.help:
+            action.help = plain(action.help)
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                if choice.help:
+                    choice.help = plain(choice.help)
+            for sub in set(action.choices.values()):
+                _plain_help(sub)
 
 
 def _cmd_warmup(args: argparse.Namespace) -> int:

@@ -53,7 +53,7 @@ def add_commands(sub: Any) -> None:
     p = sub.add_parser("match", help="engine against engine (or the greedy baseline)",
                        description="Play a match with colours swapped over every opening "
                        "of --opening-plies moves; prints each game and the Elo difference "
-                       "with its 95%% interval.")
+                       "with its 95 % interval.")
     p.add_argument("--variant", choices=["russian", "english"], default="russian")
     p.add_argument("--a", default="level:4", help="player A: level:N, depth:N, nodes:N, "
                    "time:S, greedy, or cmd:COMMAND for an outside Hub engine (its own "
