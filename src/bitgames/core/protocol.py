@@ -243,7 +243,8 @@ class SessionHarness:
 
     ``make(out=..., log=...)`` builds the session (extra keyword arguments go along).
     :meth:`expect` takes the next line the session wrote, waiting for a thinking worker
-    up to ``timeout`` seconds, and checks it: equal to a string, or a full match of a
+    up to ``timeout`` seconds (a minute by default: the first search may compile its
+    kernels), and checks it: equal to a string, or a full match of a
     compiled regular expression. ``skip`` drops lines before the expected one (``info``
     lines, say).
     """
@@ -257,13 +258,13 @@ class SessionHarness:
         """Hand ``line`` to the session, as the GUI would."""
         self.session.handle(line)
 
-    def next_line(self, timeout: float = 10.0) -> str:
+    def next_line(self, timeout: float = 60.0) -> str:
         try:
             return self.sink.lines.get(timeout=timeout)
         except queue.Empty:
             raise AssertionError(f"no reply within {timeout} s") from None
 
-    def expect(self, expected: str | re.Pattern[str], timeout: float = 10.0,
+    def expect(self, expected: str | re.Pattern[str], timeout: float = 60.0,
                skip: Callable[[str], bool] | None = None) -> str:
         """The next line, checked against ``expected``; returns it."""
         while True:
@@ -484,6 +485,12 @@ class Client:
                 return lines
 
     def close(self) -> None:
+        """Say ``quit`` (every protocol's last word) if the engine still listens, then
+        close the transport."""
+        try:
+            self.send("quit")
+        except EngineError:
+            pass
         self.transport.close()
 
     def __enter__(self) -> Client:

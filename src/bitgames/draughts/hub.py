@@ -436,13 +436,6 @@ class HubClient(Client):
                             int(info.get("depth", 0) or 0), int(info.get("nodes", 0) or 0),
                             float(info.get("time", 0) or 0))
 
-    def close(self) -> None:
-        try:
-            self.send("quit")
-        except EngineError:
-            pass
-        super().close()
-
 
 def _level_line(limit: Limit) -> str:
     if limit.depth is not None:

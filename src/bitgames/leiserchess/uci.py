@@ -433,10 +433,3 @@ class UciClient(Client):
                 f"engine {self.name!r} played the illegal move {text} in {board.fen()}")
         return SearchResult(move, last.score, last.pv or [move], last.depth, last.nodes,
                             last.time, End.COMPLETED, last.seldepth)
-
-    def close(self) -> None:
-        try:
-            self.send("quit")
-        except EngineError:
-            pass
-        super().close()

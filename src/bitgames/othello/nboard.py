@@ -405,10 +405,3 @@ class NBoardClient(Client):
         if text.startswith("100%"):
             return board.empties()
         return int(digits) if digits else 0
-
-    def close(self) -> None:
-        try:
-            self.send("quit")
-        except EngineError:
-            pass
-        super().close()
