@@ -94,7 +94,7 @@ def _board(args: argparse.Namespace) -> Any:
 def cmd_perft(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
-    jit.ensure_warm("draughts")
+    jit.ensure_warm("draughts", "rules")
     from bitgames.draughts import kernels
     from bitgames.draughts.board import _move_from_packed
 
@@ -131,7 +131,7 @@ def _engine_limits(args: argparse.Namespace) -> dict[str, Any]:
 def cmd_analyze(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
-    jit.ensure_warm("draughts")
+    jit.ensure_warm("draughts", "rules", "engine")
     from bitgames.draughts.search import Engine, SearchResult
 
     board = _board(args)
@@ -165,7 +165,7 @@ def _pv_names(board: Any, pv: list[Any]) -> list[str]:
 def cmd_play(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
-    jit.ensure_warm("draughts")
+    jit.ensure_warm("draughts", "rules", "engine")
     from bitgames.draughts.board import WHITE, BitgamesError
     from bitgames.draughts.search import Engine
 
@@ -228,7 +228,7 @@ def _player(spec: str, variant: str, seed: int) -> Any:
 def cmd_match(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
-    jit.ensure_warm("draughts")
+    jit.ensure_warm("draughts", "rules", "engine")
     from bitgames.core.match import GameRecord, MatchResult, run_match
     from bitgames.draughts.board import Board
     from bitgames.draughts.search import opening_lines

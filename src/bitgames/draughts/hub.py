@@ -307,7 +307,7 @@ class HubEngine:
         elif command == "init":
             from bitgames.core import jit
 
-            jit.ensure_warm("draughts")  # says "compiling" on stderr the first time
+            jit.ensure_warm("draughts", "rules", "engine")  # says "compiling" the first time
             self.engine.search(Board(variant=self.variant), depth=1)  # load compiled code
             self.send("ready")
         elif command == "new-game":

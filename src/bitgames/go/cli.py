@@ -135,7 +135,7 @@ def cmd_gtp(args: argparse.Namespace) -> int:
     from bitgames.core.jit import ensure_warm
     from bitgames.go.gtp import GtpEngine
 
-    ensure_warm("go")
+    ensure_warm("go", "rules", "mcts")
     playouts, seconds = _limits(args)
     engine = GtpEngine(
         size=args.size,
@@ -157,7 +157,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from bitgames.go.board import BLACK, PASS, RESIGN, Board, IllegalMoveError
     from bitgames.go.mcts import MCTS, final_score
 
-    ensure_warm("go")
+    ensure_warm("go", "rules", "mcts")
     playouts, seconds = _limits(args)
     board = Board(size=args.size, komi=args.komi, rules=args.rules)
     engine = MCTS(seed=args.seed, policy=K.POLICIES[args.policy])
@@ -255,7 +255,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     from bitgames.go.gtp import GtpClient
     from bitgames.go.mcts import MCTS, final_score
 
-    ensure_warm("go")
+    ensure_warm("go", "rules", "mcts")
     playouts, seconds = _limits(args)
     if args.games < 2 or args.games % 2:
         raise ValueError("--games must be an even number of at least 2 (colours alternate)")
@@ -357,7 +357,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from bitgames.core.jit import ensure_warm
     from bitgames.go import kernels as K
 
-    ensure_warm("go")
+    ensure_warm("go", "rules", "playouts", *(["parallel"] if args.threads > 1 else []))
     sizes = args.size or [9, 13, 19]
     for size in sizes:
         n = max(1000, int(args.playouts * 81 / (size * size)))
@@ -407,7 +407,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     from bitgames.go.mcts import dead_stones, final_score
     from bitgames.go.sgf import load_sgf
 
-    ensure_warm("go")
+    ensure_warm("go", "rules", "mcts")
     board = load_sgf(args.file, args.rules)
     dead = [board.vertex(p) for p in dead_stones(board)]
     fs = final_score(board)

@@ -887,7 +887,7 @@ class Engine:
         return pv
 
 
-@register_warmup("leiserchess")
+@register_warmup("leiserchess", "engine")
 def _warm() -> None:
     from bitgames.leiserchess.board import Board
 

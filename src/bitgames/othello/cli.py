@@ -79,7 +79,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     board = _parse_board(args.board)
     from bitgames.core.jit import ensure_warm
 
-    ensure_warm("othello")
+    ensure_warm("othello", "rules", "perft")
     import numpy as np
 
     from bitgames.othello import kernels
@@ -209,7 +209,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     from bitgames.core.jit import ensure_warm
 
-    ensure_warm("othello")
+    ensure_warm("othello", "rules", "solver")
     from bitgames.othello.solver import Solver
 
     solver = Solver(args.table_bits)

@@ -180,7 +180,7 @@ def perft(p: np.uint64, o: np.uint64, depth: int, convention: int) -> int:
     return total
 
 
-@register_warmup("othello")
+@register_warmup("othello", "rules")
 def _warm() -> None:
     p, o = start_position()
     legal_moves(p, o)
@@ -188,4 +188,9 @@ def _warm() -> None:
     make_move(p, o, 19)
     is_game_over(p, o)
     final_score(p, o)
+
+
+@register_warmup("othello", "perft")
+def _warm_perft() -> None:
+    p, o = start_position()
     perft(p, o, 2, EDAX)

@@ -331,7 +331,7 @@ def run_nboard(args: Any) -> int:
     """``bitgames othello nboard``: set up the engine, then speak the protocol."""
     from bitgames.core.jit import ensure_warm
 
-    ensure_warm("othello")
+    ensure_warm("othello", "rules", "solver", "engine")
     from bitgames.othello.book import open_book
     from bitgames.othello.search import Engine
 

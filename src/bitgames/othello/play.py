@@ -26,7 +26,7 @@ def make_engine(level: int, evaluation: str, weights: str | None = None,
                 table_bits: int = 20) -> Any:
     from bitgames.core.jit import ensure_warm
 
-    ensure_warm("othello")
+    ensure_warm("othello", "rules", "solver", "engine")
     from bitgames.othello.search import Engine
 
     return Engine(level=level, evaluation=evaluation, weights=weights, table_bits=table_bits)
@@ -283,7 +283,7 @@ def run_match_cmd(args: argparse.Namespace, stdout: TextIO = sys.stdout) -> int:
         raise BitgamesError("--games must be an even number >= 2 (each opening twice)")
     from bitgames.core.jit import ensure_warm
 
-    ensure_warm("othello")
+    ensure_warm("othello", "rules", "solver", "engine")
     a, label_a = parse_player(args.player_a, args.weights)
     b, label_b = parse_player(args.player_b, args.weights)
     openings = random_openings(args.games // 2, args.random_plies, args.seed)

@@ -766,7 +766,7 @@ class Engine:
         return self.search(board).move
 
 
-@register_warmup("othello")
+@register_warmup("othello", "engine")
 def _warm() -> None:
     from bitgames.othello.board import Board
 
