@@ -128,39 +128,6 @@ def test_ensure_warm_compiles_only_the_groups_asked(tmp_path: Path, monkeypatch,
         raise AssertionError("an unknown group must be refused")
 
 
-def test_constant_arguments_compile_one_signature() -> None:
-    """A callee given constants by other kernels is compiled once, for plain int64."""
-    import numpy as np
-
-    @jit.njit(cache=False)
-    def callee(x, k):  # type: ignore[no-untyped-def]
-        return x + k
-
-    @jit.njit(cache=False)
-    def caller(x):  # type: ignore[no-untyped-def]
-        return callee(x, 1) + callee(x, 2) + callee(x, -64)
-
-    assert caller(np.int64(3)) == 3 * 3 + 1 + 2 - 64
-    assert callee(4, 5) == 9  # the Python call uses the same compiled version
-    assert len(callee.signatures) == 1, callee.signatures
-
-
-def test_a_kernel_that_needs_a_literal_still_gets_one() -> None:
-    import numba
-    import numpy as np
-
-    @jit.njit(cache=False)
-    def pick(t, i):  # type: ignore[no-untyped-def]
-        return t[numba.literally(i)]
-
-    @jit.njit(cache=False)
-    def caller(x):  # type: ignore[no-untyped-def]
-        t = (x, np.float64(x) / 2)
-        return pick(t, 1)
-
-    assert caller(np.int64(3)) == 1.5
-
-
 @pytest.mark.slow
 def test_parallel_warmup_from_an_empty_cache(tmp_path: Path) -> None:
     """``bitgames warmup --json`` reports every game and marks it warm (several minutes)."""

@@ -11,10 +11,13 @@ compiled code alone.
 The cache root is ``$BITGAMES_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/bitgames`` (by
 default ``~/.cache/bitgames``); inside it, ``numba-<game>-<hash>`` holds one version.
 
-Kernel modules also register *warm-up* functions: small calls that compile every kernel
-with the argument types used in production. ``bitgames warmup`` runs them all; the command
-line runs a game's warm-ups once per cache (printing "compiling (first run only)") before
-its first use.
+Kernel modules also register *warm-up* functions: small calls that compile kernels with
+the argument types used in production, in named groups (``rules``, ``solver``, ``engine``,
+...: :func:`register_warmup`). Each command of the command line asks for the groups it
+needs (:func:`ensure_warm`), which are compiled once per cache with a line on stderr per
+group ("compiling othello solver kernels (first run only)..."); ``bitgames warmup`` runs
+every group of every game, one game per worker process (:func:`parallel_warmup`).
+``benchmarks/compile_time.py`` shows what each kernel costs to compile.
 """
 
 from __future__ import annotations
@@ -105,35 +108,11 @@ def njit(*args: Any, **kwargs: Any) -> Any:
     def compile_(fn: F, signatures: tuple[Any, ...] = ()) -> F:
         # numba's cache locator reads config.CACHE_DIR when the function is decorated
         numba.config.CACHE_DIR = str(cache_dir(_game_of(fn.__module__)))  # type: ignore[attr-defined]
-        dispatcher = numba.njit(*signatures, **kwargs)(fn)
-        dispatcher.get_call_template = functools.partial(_call_template, dispatcher)
-        return dispatcher
+        return numba.njit(*signatures, **kwargs)(fn)
 
     if len(args) == 1 and callable(args[0]) and not isinstance(args[0], str):
         return compile_(args[0])
     return lambda fn: compile_(fn, args)
-
-
-def _call_template(dispatcher: Any, args: tuple[Any, ...], kws: dict[str, Any]) -> Any:
-    """A kernel called from another kernel: compile it for the plain argument types.
-
-    numba types a constant argument (``store(..., -64, ...)``, ``playout(..., 1, ...)``)
-    as a literal and compiles the callee once per literal value, besides its plain
-    ``int64`` version: the same code compiled two or three times. The plain types are
-    tried first; a kernel that really needs a literal (``literally``, a constant index
-    into a heterogeneous tuple) still gets one.
-    """
-    from numba.core import errors, types
-
-    plain = tuple(types.unliteral(a) for a in args)
-    plain_kws = {k: types.unliteral(v) for k, v in kws.items()}
-    method = type(dispatcher).get_call_template
-    if plain != tuple(args) or plain_kws != kws:
-        try:
-            return method(dispatcher, plain, plain_kws)
-        except (errors.TypingError, errors.ForceLiteralArg):
-            pass
-    return method(dispatcher, args, kws)
 
 
 #: Warm-up functions of each game, by group: ``_WARMUPS[game][group]``.
@@ -238,7 +217,7 @@ def ensure_warm(game: str, *needs: str) -> None:
     ``needs`` are warm-up groups of ``game`` (``ensure_warm("othello", "solver")``); with
     none, every group of the game. Each group still cold is compiled in turn with one
     line on stderr before and after it ("compiling othello solver kernels (first run
-    only)..."); a warm cache costs a few file checks and never imports numba's compiler.
+    only)..."); on a warm cache it only checks a marker file per group.
     """
     if os.environ.get("NUMBA_DISABLE_JIT") == "1" or _marker(game).exists():
         return
