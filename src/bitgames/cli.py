@@ -48,9 +48,13 @@ def build_parser() -> argparse.ArgumentParser:
         "warmup",
         help="compile every kernel once (numba) and report the time",
         description="Compile every kernel of the given games (all by default) into the "
-        "on-disk cache, so later commands start at once.",
+        "on-disk cache, so later commands start at once. Games compile in parallel "
+        "processes; a line is printed as each one is ready.",
     )
     warm.add_argument("games", nargs="*", help="games to warm (default: all installed)")
+    warm.add_argument("--workers", type=int, default=None,
+                      help="processes compiling at once (default: the number of CPUs; "
+                      "1 compiles here, one game after the other)")
     add_json_flag(warm)
     warm.set_defaults(func=_cmd_warmup)
 
@@ -101,22 +105,37 @@ def _plain_help(parser: argparse.ArgumentParser) -> None:
 
 
 def _cmd_warmup(args: argparse.Namespace) -> int:
+    import time
+
     from bitgames.core import jit
 
     known = jit.available_games()
     for g in args.games:
         if g not in known:
             raise ValueError(f"unknown game {g!r}; installed: {', '.join(known)}")
-    games = args.games or known
-    for game in games:
-        seconds = jit.warmup([game])[game]
+    if args.workers is not None and args.workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {args.workers}")
+    games = list(dict.fromkeys(args.games)) or known
+    start = time.perf_counter()
+    if not args.json:
+        print(f"compiling {', '.join(games)} (first run only; a line as each game is ready)",
+              file=sys.stderr, flush=True)
+
+    def done(game: str, group: str | None, seconds: float) -> None:
+        if group is not None:  # one group of a game: a progress line on stderr
+            print(f"  {game} {group}: {seconds:.1f} s ({time.perf_counter() - start:.0f} s "
+                  "elapsed)", file=sys.stderr, flush=True)
+            return
         emit(
             {"game": game, "seconds": round(seconds, 3), "cache": str(jit.cache_dir(game))},
             args.json,
-            f"{game}: kernels ready in {seconds:.2f} s",
+            f"{game}: kernels ready in {seconds:.2f} s "
+            f"({time.perf_counter() - start:.0f} s elapsed)",
         )
+
+    jit.parallel_warmup(games, workers=args.workers, progress=done)
     if not args.json:
-        print(f"cache: {jit.cache_root()}")
+        print(f"all ready in {time.perf_counter() - start:.1f} s; cache: {jit.cache_root()}")
     return 0
 
 

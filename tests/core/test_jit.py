@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bitgames.core import jit
 
 
@@ -55,3 +57,89 @@ def test_warm_marker(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-un
     assert not jit.is_warm("othello")
     timings = jit.warmup(["othello"])
     assert timings["othello"] >= 0 and jit.is_warm("othello")
+
+
+def test_every_game_has_groups_and_commands_name_existing_ones() -> None:
+    """Each ``ensure_warm(game, *groups)`` in the sources names groups that exist."""
+    import ast
+
+    names = {game: jit.group_names(game) for game in jit.available_games()}
+    for game, groups in names.items():
+        assert "rules" in groups, (game, groups)
+    calls = 0
+    for path in sorted(jit.PACKAGE_ROOT.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "attr",
+                                                           getattr(node.func, "id", None))
+                    == "ensure_warm"):
+                continue
+            args = [a.value for a in node.args if isinstance(a, ast.Constant)]
+            if not args:  # a variable: checked where it is built
+                continue
+            game, needs = args[0], args[1:]
+            calls += 1
+            assert game in names, (path, game)
+            assert set(needs) <= set(names[game]), (path, needs, names[game])
+    assert calls >= 15
+
+
+def test_solve_needs_neither_engine_nor_perft() -> None:
+    import inspect
+
+    from bitgames.othello import cli
+
+    source = inspect.getsource(cli.cmd_solve)
+    assert 'ensure_warm("othello", "rules", "solver")' in source
+
+
+def test_ensure_warm_compiles_only_the_groups_asked(tmp_path: Path, monkeypatch,  # type: ignore[no-untyped-def]
+                                                    capsys) -> None:
+    monkeypatch.setenv("BITGAMES_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    monkeypatch.setitem(jit.KERNEL_MODULES, "fake", ())
+    monkeypatch.setitem(jit._WARMUPS, "fake", {})
+    ran: list[str] = []
+    jit.register_warmup("fake", "rules")(lambda: ran.append("rules"))
+    jit.register_warmup("fake", "solver")(lambda: ran.append("solver"))
+    jit.register_warmup("fake", "engine")(lambda: ran.append("engine"))
+    monkeypatch.setattr(jit, "source_hash", lambda game=None: "0" * 16)
+
+    jit.ensure_warm("fake", "rules", "solver")
+    assert ran == ["rules", "solver"]
+    err = capsys.readouterr().err
+    assert "compiling fake rules kernels (first run only) [1/2]" in err
+    assert "compiling fake solver kernels (first run only) [2/2]" in err
+    assert jit.is_warm("fake", "solver") and not jit.is_warm("fake", "engine")
+    assert not jit.is_warm("fake")  # the whole game is not warm yet
+
+    jit.ensure_warm("fake", "solver")  # warm: nothing printed, nothing run
+    assert ran == ["rules", "solver"] and capsys.readouterr().err == ""
+
+    jit.ensure_warm("fake")  # every group: only the cold one is compiled
+    assert ran == ["rules", "solver", "engine"]
+    assert "compiling fake engine kernels (first run only)..." in capsys.readouterr().err
+    jit.warmup(["fake"])  # a full warm-up marks the whole game
+    assert jit.is_warm("fake")
+    try:
+        jit.warmup(["fake"], ["nope"])
+    except ValueError as exc:
+        assert "nope" in str(exc)
+    else:
+        raise AssertionError("an unknown group must be refused")
+
+
+@pytest.mark.slow
+def test_parallel_warmup_from_an_empty_cache(tmp_path: Path) -> None:
+    """``bitgames warmup --json`` reports every game and marks it warm (several minutes)."""
+    import json
+
+    env = dict(os.environ, BITGAMES_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-m", "bitgames.cli", "warmup", "--json"], env=env,
+                         capture_output=True, text=True, timeout=3600, check=True)
+    records = [json.loads(line) for line in out.stdout.splitlines()]
+    assert sorted(r["game"] for r in records) == sorted(jit.available_games())
+    code = ("from bitgames.core import jit; "
+            "print(all(jit.is_warm(g) for g in jit.available_games()))")
+    check = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                           text=True, timeout=120, check=True)
+    assert check.stdout.strip() == "True"

@@ -11,10 +11,13 @@ compiled code alone.
 The cache root is ``$BITGAMES_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/bitgames`` (by
 default ``~/.cache/bitgames``); inside it, ``numba-<game>-<hash>`` holds one version.
 
-Kernel modules also register *warm-up* functions: small calls that compile every kernel
-with the argument types used in production. ``bitgames warmup`` runs them all; the command
-line runs a game's warm-ups once per cache (printing "compiling (first run only)") before
-its first use.
+Kernel modules also register *warm-up* functions: small calls that compile kernels with
+the argument types used in production, in named groups (``rules``, ``solver``, ``engine``,
+...: :func:`register_warmup`). Each command of the command line asks for the groups it
+needs (:func:`ensure_warm`), which are compiled once per cache with a line on stderr per
+group ("compiling othello solver kernels (first run only)..."); ``bitgames warmup`` runs
+every group of every game, one game per worker process (:func:`parallel_warmup`).
+``benchmarks/compile_time.py`` shows what each kernel costs to compile.
 """
 
 from __future__ import annotations
@@ -112,14 +115,25 @@ def njit(*args: Any, **kwargs: Any) -> Any:
     return lambda fn: compile_(fn, args)
 
 
-_WARMUPS: dict[str, list[Callable[[], None]]] = {}
+#: Warm-up functions of each game, by group: ``_WARMUPS[game][group]``.
+_WARMUPS: dict[str, dict[str, list[Callable[[], None]]]] = {}
+
+#: The default group of :func:`register_warmup`.
+DEFAULT_GROUP = "rules"
 
 
-def register_warmup(game: str) -> Callable[[F], F]:
-    """Decorator: register a function that compiles some kernels of ``game``."""
+def register_warmup(game: str, group: str = DEFAULT_GROUP) -> Callable[[F], F]:
+    """Decorator: register a function that compiles some kernels of ``game``.
+
+    ``group`` names what the kernels are for (``"rules"``, ``"solver"``, ``"engine"``,
+    ...): a command compiles only the groups it needs (see :func:`ensure_warm`).
+    """
 
     def deco(fn: F) -> F:
-        _WARMUPS.setdefault(game, []).append(fn)
+        funcs = _WARMUPS.setdefault(game, {}).setdefault(group, [])
+        if all(f.__qualname__ != fn.__qualname__ or f.__module__ != fn.__module__
+               for f in funcs):  # a module imported twice registers once
+            funcs.append(fn)
         return fn
 
     return deco
@@ -136,34 +150,160 @@ def available_games() -> list[str]:
     return games
 
 
-def warmup(games: Iterable[str] | None = None) -> dict[str, float]:
-    """Compile (or load from the cache) every kernel of ``games``; return seconds per game."""
+def _load(game: str) -> dict[str, list[Callable[[], None]]]:
+    """Import ``game``'s kernel modules (which register their warm-ups); its groups."""
+    if game not in KERNEL_MODULES:
+        raise ValueError(f"unknown game {game!r}; known: {', '.join(KERNEL_MODULES)}")
+    for module in KERNEL_MODULES[game]:
+        importlib.import_module(module)
+    return _WARMUPS.get(game, {})
+
+
+def group_names(game: str) -> list[str]:
+    """The warm-up groups of ``game``, in registration order (imports its kernel modules)."""
+    return list(_load(game))
+
+
+def _marker(game: str, group: str | None = None) -> Path:
+    return cache_dir(game) / ("warm" if group is None else f"warm-{group}")
+
+
+def warmup(
+    games: Iterable[str] | None = None,
+    groups: Iterable[str] | None = None,
+    progress: Callable[[str, str, float], None] | None = None,
+) -> dict[str, float]:
+    """Compile (or load from the cache) the kernels of ``games``; return seconds per game.
+
+    ``groups`` limits the work to those warm-up groups (default: every group, which also
+    marks the whole game warm). ``progress(game, group, seconds)`` is called as each
+    group is done.
+    """
     timings: dict[str, float] = {}
+    wanted = None if groups is None else list(groups)
     for game in games if games is not None else available_games():
         start = time.perf_counter()
-        for module in KERNEL_MODULES[game]:
-            importlib.import_module(module)
-        for fn in _WARMUPS.get(game, []):
-            fn()
-        marker = cache_dir(game) / "warm"
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.touch()
+        registered = _load(game)
+        if wanted is not None:
+            unknown = [g for g in wanted if g not in registered]
+            if unknown:
+                raise ValueError(f"{game} has no warm-up group {unknown[0]!r}; "
+                                 f"groups: {', '.join(registered)}")
+        for group, funcs in registered.items():
+            if wanted is not None and group not in wanted:
+                continue
+            t0 = time.perf_counter()
+            for fn in funcs:
+                fn()
+            marker = _marker(game, group)
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.touch()
+            if progress is not None:
+                progress(game, group, time.perf_counter() - t0)
+        if wanted is None or all(_marker(game, g).exists() for g in registered):
+            _marker(game).touch()
         timings[game] = time.perf_counter() - start
     return timings
 
 
-def is_warm(game: str) -> bool:
-    """True when ``game``'s kernels were compiled into the current cache."""
-    return (cache_dir(game) / "warm").exists()
+def is_warm(game: str, group: str | None = None) -> bool:
+    """True when ``game``'s kernels (or one group of them) were compiled into this cache."""
+    return _marker(game).exists() or (group is not None and _marker(game, group).exists())
 
 
-def ensure_warm(game: str) -> None:
-    """Compile ``game``'s kernels if this cache has never seen them, saying so on stderr."""
-    if is_warm(game) or os.environ.get("NUMBA_DISABLE_JIT") == "1":
+def ensure_warm(game: str, *needs: str) -> None:
+    """Compile the kernels a command needs if this cache has never seen them, saying so.
+
+    ``needs`` are warm-up groups of ``game`` (``ensure_warm("othello", "solver")``); with
+    none, every group of the game. Each group still cold is compiled in turn with one
+    line on stderr before and after it ("compiling othello solver kernels (first run
+    only)..."); on a warm cache it only checks a marker file per group.
+    """
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1" or _marker(game).exists():
         return
-    print(f"compiling {game} kernels (first run only)...", file=sys.stderr, flush=True)
-    seconds = warmup([game])[game]
-    print(f"compiled in {seconds:.1f} s", file=sys.stderr, flush=True)
+    if needs and all(_marker(game, g).exists() for g in needs):
+        return
+    cold = [g for g in (needs or group_names(game)) if not _marker(game, g).exists()]
+    for i, group in enumerate(cold, 1):
+        step = f" [{i}/{len(cold)}]" if len(cold) > 1 else ""
+        print(f"compiling {game} {group} kernels (first run only){step}...",
+              file=sys.stderr, flush=True)
+        start = time.perf_counter()
+        warmup([game], [group])
+        print(f"  {game} {group}: compiled in {time.perf_counter() - start:.1f} s",
+              file=sys.stderr, flush=True)
+
+
+def _warm_task(game: str, queue: Any = None) -> tuple[str, None, float]:
+    """One task of :func:`parallel_warmup` (module level: it runs in a worker process).
+
+    Each finished group is put on ``queue`` (a manager's queue) for the parent to show.
+    """
+    start = time.perf_counter()
+
+    def tell(game: str, group: str, seconds: float) -> None:
+        if queue is not None:
+            queue.put((game, group, seconds))
+
+    warmup([game], progress=tell)
+    return game, None, time.perf_counter() - start
+
+
+def parallel_warmup(
+    games: Iterable[str] | None = None,
+    workers: int | None = None,
+    progress: Callable[[str, str | None, float], None] | None = None,
+) -> dict[str, float]:
+    """:func:`warmup` with every game compiled in its own worker process.
+
+    The slowest games go first so the pool stays busy. ``progress(game, group, seconds)``
+    is called (in this process) as each group of a game is ready, then once more with
+    ``group=None`` when the whole game is; returns seconds per game (in its worker).
+    ``workers=1``, or a single game, compiles in this process.
+    """
+    from bitgames.core.parallel import default_workers, run_tasks
+
+    todo = list(games if games is not None else available_games())
+    todo.sort(key=lambda g: WARMUP_ORDER.index(g) if g in WARMUP_ORDER else len(WARMUP_ORDER))
+    n = min(workers or default_workers(), len(todo))
+    timings: dict[str, float] = {}
+    if n <= 1:
+        for game in todo:
+            timings[game] = warmup([game], progress=progress)[game]
+            if progress is not None:
+                progress(game, None, timings[game])
+        return timings
+
+    import multiprocessing
+    import threading
+
+    manager = multiprocessing.get_context("spawn").Manager()
+    try:
+        queue = manager.Queue()
+
+        def relay() -> None:
+            while (item := queue.get()) is not None:
+                if progress is not None:
+                    progress(*item)
+
+        thread = threading.Thread(target=relay, daemon=True)
+        thread.start()
+        try:
+            for _, (game, _none, seconds) in run_tasks(
+                    _warm_task, [(game, queue) for game in todo], "processes", n):
+                timings[game] = seconds
+                if progress is not None:
+                    progress(game, None, seconds)
+        finally:
+            queue.put(None)
+            thread.join(timeout=10)
+    finally:
+        manager.shutdown()
+    return {g: timings[g] for g in todo}
+
+
+#: Games in the order :func:`parallel_warmup` starts them: slowest to compile first.
+WARMUP_ORDER = ("go", "othello", "leiserchess", "draughts")
 
 
 def clear_cache() -> list[Path]:

@@ -98,7 +98,7 @@ def _board(args: argparse.Namespace) -> Any:
 def cmd_perft(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
-    jit.ensure_warm("draughts")
+    jit.ensure_warm("draughts", "rules")
     from bitgames.core.engine import StopSignal, interruptible, run_in_worker
     from bitgames.draughts import kernels
     from bitgames.draughts.board import _move_from_packed
@@ -145,7 +145,7 @@ def _engine_limit(args: argparse.Namespace) -> Any:
 def cmd_analyze(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
-    jit.ensure_warm("draughts")
+    jit.ensure_warm("draughts", "rules", "engine")
     from bitgames.core.engine import Info, interruptible, run_in_worker
     from bitgames.draughts.search import Engine
 
@@ -174,7 +174,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
-    jit.ensure_warm("draughts")
+    jit.ensure_warm("draughts", "rules", "engine")
     from bitgames.core.errors import BitgamesError
     from bitgames.draughts.board import WHITE
     from bitgames.draughts.search import Engine
@@ -251,7 +251,7 @@ def chooser(player: Any) -> Any:
 def cmd_match(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
-    jit.ensure_warm("draughts")
+    jit.ensure_warm("draughts", "rules", "engine")
     from bitgames.core.match import GameRecord, MatchResult, run_match
     from bitgames.draughts.board import Board
     from bitgames.draughts.search import opening_lines

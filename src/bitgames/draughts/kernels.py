@@ -632,7 +632,7 @@ def unpack(mv: int) -> tuple[int, int, int, bool]:
     return (mv >> 32) & 31, (mv >> 37) & 31, mv & 0xFFFF_FFFF, bool(mv >> 42 & 1)
 
 
-@register_warmup("draughts")
+@register_warmup("draughts", "rules")
 def _warm() -> None:
     for variant in (RUSSIAN, ENGLISH):
         w, b, k, side = start_position(variant)

@@ -476,7 +476,7 @@ def opening_lines(variant: str, plies: int = 2) -> list[list[board_mod.Move]]:
     return lines
 
 
-@register_warmup("draughts")
+@register_warmup("draughts", "engine")
 def _warm() -> None:
     for variant in board_mod.VARIANTS:
         Engine(variant, tt_bits=10).search(board_mod.Board(variant=variant), Limit(depth=3))

@@ -161,7 +161,7 @@ def cmd_gtp(args: argparse.Namespace) -> int:
     from bitgames.core.jit import ensure_warm
     from bitgames.go.gtp import GtpSession
 
-    ensure_warm("go")
+    ensure_warm("go", "rules", "mcts")
     GtpSession(
         size=args.size,
         komi=args.komi,
@@ -178,7 +178,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from bitgames.go.board import BLACK, WHITE, Board, Move
     from bitgames.go.mcts import final_score
 
-    ensure_warm("go")
+    ensure_warm("go", "rules", "mcts")
     limit = _limit(args)
     board = Board(size=args.size, komi=args.komi, rules=args.rules)
     engine = _engine(args)
@@ -246,7 +246,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     from bitgames.go.mcts import final_score
     from bitgames.go.sgf import to_sgf
 
-    ensure_warm("go")
+    ensure_warm("go", "rules", "mcts")
     limit = _limit(args)
     if args.games < 2 or args.games % 2:
         raise ValueError("--games must be an even number of at least 2 (colours alternate)")
@@ -386,7 +386,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from bitgames.core.jit import ensure_warm
     from bitgames.go import kernels as K
 
-    ensure_warm("go")
+    ensure_warm("go", "rules", "playouts", *(["parallel"] if args.threads > 1 else []))
     sizes = args.size or [9, 13, 19]
     policy = K.POLICIES[args.policy]
     seed = np.uint64(args.seed)
@@ -439,7 +439,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     from bitgames.go.mcts import dead_stones, final_score
     from bitgames.go.sgf import load_sgf
 
-    ensure_warm("go")
+    ensure_warm("go", "rules", "mcts")
     board = load_sgf(args.file, args.rules)
     dead = [board.vertex(p) for p in dead_stones(board)]
     fs = final_score(board)

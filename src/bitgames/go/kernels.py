@@ -1025,7 +1025,7 @@ def playouts_parallel(
         _playout_range(g, s0, lo, hi, seed, max_moves, scores, moves, policy)
 
 
-@jit.register_warmup("go")
+@jit.register_warmup("go", "rules")
 def _warmup() -> None:
     g = geometry(9)
     s = new_state(9)
@@ -1034,11 +1034,19 @@ def _warmup() -> None:
     legal_scan(g, s, 1, False, legal, hashes)
     play(g, s, 40, 1)
     area_score(g, s)
+
+
+@jit.register_warmup("go", "playouts")
+def _warmup_playouts() -> None:  # bitgames go bench (one thread)
+    g, s = geometry(9), new_state(9)
     scores = np.zeros(2, np.int64)
     moves = np.zeros(2, np.int64)
     playouts_serial(g, s, 2, U(1), 400, scores, moves, LIGHT)
+
+
+@jit.register_warmup("go", "parallel")
+def _warmup_parallel() -> None:  # bitgames go bench --threads N
+    g, s = geometry(9), new_state(9)
+    scores = np.zeros(2, np.int64)
+    moves = np.zeros(2, np.int64)
     playouts_parallel(g, s, 2, U(1), 400, scores, moves, 2, LIGHT)
-    first_moves(g, s, 2, U(1), moves)
-    playout(
-        g, copy_state(s), rng_state(1), 10, np.zeros(81, np.int8), np.zeros(10, np.int32), CAPTURE
-    )

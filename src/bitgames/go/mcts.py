@@ -315,7 +315,7 @@ def ownership_kernel(
                 own[p] -= 1.0
 
 
-@jit.register_warmup("go")
+@jit.register_warmup("go", "mcts")
 def _warmup() -> None:
     board = Board(size=9)
     Engine(seed=0).search(board, Limit(nodes=20))

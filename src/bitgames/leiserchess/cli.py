@@ -122,7 +122,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
         raise BitgamesError(f"perft depth must be 1 or more, got {args.depth}")
     from bitgames.core import jit
 
-    jit.ensure_warm("leiserchess")
+    jit.ensure_warm("leiserchess", "rules")
     from bitgames.core.engine import StopSignal, interruptible, run_in_worker
     from bitgames.leiserchess.perft import perft_board
 
@@ -168,7 +168,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_search(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
-    jit.ensure_warm("leiserchess")
+    jit.ensure_warm("leiserchess", "rules", "engine")
     from bitgames.core.engine import Limit
     from bitgames.leiserchess.search import Engine
 
@@ -221,7 +221,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         raise BitgamesError(f"--games must be an even number >= 2, got {args.games}")
     if args.depth < 1:
         raise BitgamesError(f"--depth must be 1 or more, got {args.depth}")
-    jit.ensure_warm("leiserchess")
+    jit.ensure_warm("leiserchess", "rules", "engine")
     from bitgames.core.engine import Limit
     from bitgames.leiserchess.board import Board
     from bitgames.leiserchess.eval import default_params, material_params

@@ -552,7 +552,7 @@ def probe_cli(args: argparse.Namespace) -> int:
     return 0
 
 
-@register_warmup("leiserchess")
+@register_warmup("leiserchess", "engine")
 def _warm() -> None:
     z = U(0)
     probe_code(np.zeros(0, dtype=np.uint8), np.zeros(0, dtype=np.uint8), U(128), U(1 << 56),

@@ -233,7 +233,7 @@ def evaluate_board(board: Any, params: np.ndarray | None = None) -> int:
     return int(evaluate_position(*bb, board.side, p))
 
 
-@register_warmup("leiserchess")
+@register_warmup("leiserchess", "engine")
 def _warm() -> None:
     from bitgames.leiserchess.notation import START_FEN, parse_fen
 

@@ -357,7 +357,7 @@ def perft_buffer(depth: int) -> np.ndarray:
     return np.zeros((max(depth, 1) + 2, MAX_MOVES), dtype=np.int64)
 
 
-@register_warmup("leiserchess")
+@register_warmup("leiserchess", "rules")
 def _warm() -> None:
     w = U(0x0000_0000_A050_2C98)
     bb = U(0x1000_0000_0000_0000)

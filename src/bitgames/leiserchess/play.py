@@ -16,7 +16,7 @@ def play(args: argparse.Namespace, inp: Any = None, out: Any = None) -> int:
     """Run a game on stdin/stdout; return the exit status."""
     from bitgames.core import jit
 
-    jit.ensure_warm("leiserchess")
+    jit.ensure_warm("leiserchess", "rules", "engine")
     from bitgames.core.engine import Info, Limit
     from bitgames.leiserchess.board import BLACK, WHITE, Board
     from bitgames.leiserchess.search import Engine

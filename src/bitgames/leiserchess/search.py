@@ -841,7 +841,7 @@ class Engine(CoreEngine):
         return pv
 
 
-@register_warmup("leiserchess")
+@register_warmup("leiserchess", "engine")
 def _warm() -> None:
     from bitgames.leiserchess.board import Board
 

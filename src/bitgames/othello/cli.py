@@ -283,7 +283,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     board = _parse_board(args.board)
     from bitgames.core.jit import ensure_warm
 
-    ensure_warm("othello")
+    ensure_warm("othello", "rules", "perft")
     import numpy as np
 
     from bitgames.othello import kernels
@@ -356,7 +356,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     from bitgames.core.jit import ensure_warm
 
-    ensure_warm("othello")
+    ensure_warm("othello", "rules", "solver")
     from bitgames.othello.solver import Solver
 
     solver = Solver(args.table_bits)
@@ -421,7 +421,7 @@ def make_engine(level: int, evaluation: str, weights: str | None = None,
                 table_bits: int = 20) -> Any:
     from bitgames.core.jit import ensure_warm
 
-    ensure_warm("othello")
+    ensure_warm("othello", "rules", "solver", "engine")
     from bitgames.othello.search import Engine
 
     return Engine(level=level, evaluation=evaluation, weights=weights, table_bits=table_bits)
@@ -581,7 +581,7 @@ def cmd_match(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
         raise BitgamesError("--games must be an even number >= 2 (each opening twice)")
     from bitgames.core.jit import ensure_warm
 
-    ensure_warm("othello")
+    ensure_warm("othello", "rules", "solver", "engine")
     a, label_a = parse_player(args.player_a, args.weights)
     b, label_b = parse_player(args.player_b, args.weights)
     openings = random_openings(args.games // 2, args.random_plies, args.seed)
@@ -675,7 +675,7 @@ def cmd_nboard(args: argparse.Namespace) -> int:
     """``bitgames othello nboard``: set up the engine, then speak the protocol."""
     from bitgames.core.jit import ensure_warm
 
-    ensure_warm("othello")
+    ensure_warm("othello", "rules", "solver", "engine")
     from bitgames.othello.book import open_book
     from bitgames.othello.search import Engine
 

@@ -334,12 +334,19 @@ def default_weights() -> Weights | None:
     return Weights.load(ref.read_bytes())
 
 
-@register_warmup("othello")
+@register_warmup("othello", "engine")
 def _warm() -> None:
     from bitgames.othello.kernels import start_position
 
     p, o = start_position()
-    w = np.zeros((N_STAGES, P.N_WEIGHTS), dtype=np.int32)
+    w = np.zeros((N_STAGES, P.N_WEIGHTS), dtype=np.int16)  # the engine's weights are int16
     evaluate(p, o, w, GATHER, B3)
     classic_eval(p, o, classic_weights())
+
+
+@register_warmup("othello", "train")
+def _warm_train() -> None:
+    from bitgames.othello.kernels import start_position
+
+    p, o = start_position()
     batch_features(np.array([p], dtype=np.uint64), np.array([o], dtype=np.uint64), GATHER, B3)

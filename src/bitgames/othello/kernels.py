@@ -224,5 +224,10 @@ def _warm() -> None:
     make_move(p, o, 19)
     is_game_over(p, o)
     final_score(p, o)
+
+
+@register_warmup("othello", "perft")
+def _warm_perft() -> None:
+    p, o = start_position()
     perft(p, o, 2, EDAX)
     perft_stoppable(p, o, 2, EDAX, np.zeros(1, dtype=np.int64))

@@ -775,7 +775,7 @@ def depth_text(info: Info | SearchResult) -> str:
     return str(info.depth)
 
 
-@register_warmup("othello")
+@register_warmup("othello", "engine")
 def _warm() -> None:
     from bitgames.othello.board import Board
 

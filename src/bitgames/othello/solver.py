@@ -676,7 +676,7 @@ def solve(board: Any, mode: str = "exact", table_bits: int = 21) -> SolveResult:
     return Solver(table_bits).solve(board, mode)
 
 
-@register_warmup("othello")
+@register_warmup("othello", "solver")
 def _warm() -> None:
     from bitgames.othello.board import Board
 
