@@ -143,3 +143,47 @@ def test_parallel_warmup_from_an_empty_cache(tmp_path: Path) -> None:
     check = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                            text=True, timeout=120, check=True)
     assert check.stdout.strip() == "True"
+
+
+def test_numba_honours_nrt_false_and_inline_always() -> None:
+    """The two numba options the kernels rely on (see core/jit.py) still do what we say:
+    a kernel compiled with ``_nrt=False`` cannot allocate, and a helper marked
+    ``inline="always"`` leaves no call in its caller's code."""
+    import numba
+    import numpy as np
+    import pytest
+
+    def allocates(n: int) -> float:
+        return float(np.zeros(n).sum())
+
+    assert numba.njit(allocates)(3) == 0.0  # the control: with NRT it compiles
+    with pytest.raises(numba.core.errors.TypingError):  # without it, np.zeros has no
+        numba.njit(_nrt=False)(allocates)(3)  # implementation: it cannot allocate
+
+    @numba.njit(_nrt=False)
+    def no_allocation(a: np.ndarray) -> int:
+        return a[0] + a[-1]
+
+    assert no_allocation(np.arange(5)) == 4
+
+    @numba.njit(inline="always")
+    def helper_inlined(x: int) -> int:
+        return x * 3 + 1
+
+    @numba.njit(inline="never")
+    def helper_called(x: int) -> int:
+        return x * 3 + 1
+
+    @numba.njit
+    def caller_inlined(x: int) -> int:
+        return helper_inlined(x) + helper_inlined(x + 1)
+
+    @numba.njit
+    def caller_called(x: int) -> int:
+        return helper_called(x) + helper_called(x + 1)
+
+    assert caller_inlined(2) == caller_called(2) == 17
+    inlined_ir = next(iter(caller_inlined.inspect_llvm().values()))
+    called_ir = next(iter(caller_called.inspect_llvm().values()))
+    assert "helper_called" in called_ir  # the control: a real call is visible
+    assert "helper_inlined" not in inlined_ir

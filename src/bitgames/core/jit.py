@@ -18,6 +18,26 @@ needs (:func:`ensure_warm`), which are compiled once per cache with a line on st
 group ("compiling othello solver kernels (first run only)..."); ``bitgames warmup`` runs
 every group of every game, one game per worker process (:func:`parallel_warmup`).
 ``benchmarks/compile_time.py`` shows what each kernel costs to compile.
+
+Two options of ``numba.njit`` that kernels use on purpose, written here once:
+
+``_nrt=False`` -- compile without numba's reference-counting runtime (NRT). A kernel that
+    allocates nothing (no new arrays, no lists, no slicing that makes a view object) does
+    not need it, and without it numba leaves out the incref/decref pairs on every array it
+    passes around: the Go playout loop, the draughts search and the Othello solver run
+    markedly faster (the figures are in docs/PERFORMANCE.md). A kernel compiled this way
+    *cannot* allocate: the compile fails with an error about NRT, which is the check that
+    keeps it honest. ``NamedTuple`` bundles of arrays are fine under it.
+
+``inline="always"`` -- numba inlines the function into each caller at the level of its own
+    IR, before LLVM sees it, so small helpers on the hottest paths (a flip, a legality test,
+    a table probe) cost no call and are optimised with their caller's constants. The price
+    is compile time: the helper's code is compiled again inside every caller, so it is
+    kept for small functions called on every node or playout step, where measurements
+    showed the gain (replacing it with plain calls cost Othello's search about 10 % and
+    halved Go's playout speed; docs/PERFORMANCE.md, "First run and compile time").
+
+``tests/core/test_jit.py`` fails if numba stops honouring either option.
 """
 
 from __future__ import annotations
