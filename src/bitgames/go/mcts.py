@@ -577,9 +577,17 @@ class Engine(CoreEngine):
 
 
 def ownership(board: Board, playouts: int = 200, seed: int = 0) -> np.ndarray:
-    """Per point, the mean owner over ``playouts`` playouts: +1 black ... -1 white."""
+    """Per point, the mean owner over ``playouts`` playouts: +1 black ... -1 white.
+
+    A game ended by two passes is played on as if they had not been played, so the
+    playouts judge its stones (else no playout would move and every stone would live).
+    """
     own = np.zeros(board.points, np.float64)
-    ownership_kernel(board._g, board._s, playouts, np.uint64(seed), 3 * board.points, own)
+    state = board._s
+    if board.passes >= 2:
+        state = K.copy_state(state)
+        state[8][K.M_PASSES] = 0
+    ownership_kernel(board._g, state, playouts, np.uint64(seed), 3 * board.points, own)
     return own / max(playouts, 1)
 
 
