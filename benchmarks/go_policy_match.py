@@ -1,12 +1,14 @@
 """Go engine against itself with two playout policies: MCTS A vs MCTS B on 9x9.
 
 Usage: python benchmarks/go_policy_match.py [--a patterns] [--b tactics] [--games 40]
-[--playouts 2000] [--set-a ATTR=VALUE ...] [--set-b ATTR=VALUE ...]
+[--playouts 2000] [--set-a ATTR=VALUE ...] [--set-b ATTR=VALUE ...] [--workers N]
 
-Colours alternate; a finished game is scored by Tromp-Taylor area with komi 7.5 (the
-engines pass only when passing is safe). Prints every game and A's result with an Elo
-difference and its error bar. ``--set-a uct=0.1`` changes one attribute of engine A's
-``Engine`` object (any float attribute: ``uct``, ``rave_bias``, ``prior``...).
+Played on the shared match runner (``bitgames go match``'s): each random two-move opening
+twice with colours swapped, games in parallel, every move refereed; a game ended by two
+passes is scored by area with dead stones removed, komi 7.5. Prints every game and A's
+result with an Elo difference and its error bar. ``--set-a uct=0.1`` sets one search
+parameter of engine A (``uct``, ``rave_bias``, ``prior``, ``expand_at``, ``shape_prior``,
+``resign``: the engine options of ``go match --help``).
 """
 
 from __future__ import annotations
@@ -14,56 +16,49 @@ from __future__ import annotations
 import argparse
 import time
 
-from bitgames.core.engine import Limit
-from bitgames.core.match import GameRecord, MatchResult, run_match
-from bitgames.go import Board, Engine
-from bitgames.go import kernels as K
+from bitgames.core.match import GameRecord, MatchPlan, MatchResult, random_openings, run_plan
+from bitgames.go import Board
+from bitgames.go.cli import POLICY_NAMES
+
+KIT = "bitgames.go.cli:match_kit"
 
 
-def _engine(policy: str, seed: int, settings: list[str]) -> Engine:
-    engine = Engine(seed=seed, policy=K.POLICIES[policy])
+def _spec(policy: str, seed: int, playouts: int, settings: list[str]) -> str:
+    """A ``go match`` player: ``nodes:N,policy:P,seed:S`` and ``ATTR:VALUE`` settings."""
+    options = [f"nodes:{playouts}", f"policy:{policy}", f"seed:{seed}"]
     for item in settings:
-        name, value = item.split("=", 1)
-        if not isinstance(getattr(engine, name, None), float):
-            raise SystemExit(f"Engine has no float attribute {name!r}")
-        setattr(engine, name, float(value))
-    return engine
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise SystemExit(f"--set-a/--set-b take ATTR=VALUE, got {item!r}")
+        options.append(f"{name}:{value}")
+    return ",".join(options)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--a", default="patterns", choices=sorted(K.POLICIES))
-    ap.add_argument("--b", default="tactics", choices=sorted(K.POLICIES))
+    ap.add_argument("--a", default="patterns", choices=POLICY_NAMES)
+    ap.add_argument("--b", default="tactics", choices=POLICY_NAMES)
     ap.add_argument("--games", type=int, default=40, help="an even number")
     ap.add_argument("--playouts", type=int, default=2000, help="simulations per move")
     ap.add_argument("--set-a", action="append", default=[], metavar="ATTR=VALUE")
     ap.add_argument("--set-b", action="append", default=[], metavar="ATTR=VALUE")
+    ap.add_argument("--workers", type=int, help="parallel games (default: the CPUs)")
     args = ap.parse_args()
-    a = _engine(args.a, 11, args.set_a)
-    b = _engine(args.b, 22, args.set_b)
+    plan = MatchPlan(_spec(args.a, 11, args.playouts, args.set_a),
+                     _spec(args.b, 22, args.playouts, args.set_b),
+                     random_openings(lambda: Board(size=9), args.games // 2, 2, seed=1),
+                     args.games, max_plies=3 * 81)
     start = time.perf_counter()
 
     def on_game(record: GameRecord, result: MatchResult) -> None:
-        print(
-            f"game {result.n}: A ({'B' if record.a_first else 'W'}) scores {record.a_score} "
-            f"in {record.plies} plies  {result.summary()}  "
-            f"{time.perf_counter() - start:.0f} s",
-            flush=True,
-        )
+        print(f"game {record.number}: A ({'B' if record.a_first else 'W'}) scores "
+              f"{record.a_score} ({record.result}, {record.reason}) in {record.plies} plies"
+              f"  {result.summary()}  {time.perf_counter() - start:.0f} s", flush=True)
 
-    limit = Limit(nodes=args.playouts)
-    result = run_match(
-        lambda board: a.search(board, limit).move,
-        lambda board: b.search(board, limit).move,
-        lambda: Board(size=9),
-        max_plies=3 * 81,
-        on_game=on_game,
-        rounds=args.games // 2,
-    )
-    print(
-        f"A {args.a} {args.set_a} vs B {args.b} {args.set_b}, {args.playouts} playouts/move: "
-        f"{result.summary()}"
-    )
+    run = run_plan(plan, KIT, {"size": 9, "komi": 7.5}, workers=args.workers,
+                   on_game=on_game)
+    print(f"A {plan.spec_a} vs B {plan.spec_b}: {run.result.summary()}"
+          + (f" (stopped: {run.stopped})" if run.stopped else ""))
 
 
 if __name__ == "__main__":

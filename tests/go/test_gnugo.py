@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from bitgames.core.engine import Limit
 from bitgames.go import BLACK, WHITE, Board, Engine, GtpClient, Move
 from bitgames.go import kernels as K
 from bitgames.go.board import format_score
+from bitgames.go.sgf import parse_sgf, read_sgf
 
 from .test_board import PSK_SGF
 
@@ -62,11 +64,9 @@ def test_is_legal_matches_gnugo(rules: str) -> None:
                         assert board.is_legal(move) == theirs, (rules, game, ply, str(move))
 
 
-def test_positional_superko_case_matches_gnugo(tmp_path: object) -> None:
+def test_positional_superko_case_matches_gnugo(tmp_path: Path) -> None:
     # reference go.md §2.4: is_legal w b9 -> 1 default, 1 situational, 0 positional
-    from pathlib import Path
-
-    path = Path(str(tmp_path)) / "psk.sgf"
+    path = tmp_path / "psk.sgf"
     path.write_text(PSK_SGF)
     for rules, expected in (("simple-ko", "1"), ("situational", "1"), ("default", "0")):
         with gnugo(rules) as client:
@@ -120,9 +120,18 @@ def test_client_plays_gnugo_moves() -> None:
             assert theirs == {board.vertex(p) for p in board.stones(color)}
 
 
-def test_cli_match_against_gnugo(capsys: pytest.CaptureFixture[str]) -> None:
-    opponent = f"{GNUGO} --mode gtp --level 1 --chinese-rules --positional-superko"
-    assert main(["go", "match", "--games", "2", "--size", "5", "--playouts", "200",
-                 "--opponent", opponent, "--json"]) == 0
-    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+def test_cli_match_against_gnugo(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                 ) -> None:
+    """GNU Go as an outside engine of ``go match`` (the old ``--opponent`` default)."""
+    records = tmp_path / "games.sgf"
+    gnu = f'cmd:"{GNUGO} --mode gtp --level 1 --chinese-rules --positional-superko"'
+    assert main(["go", "match", "nodes:200", gnu, "--games", "2", "--size", "5",
+                 "--scheduler", "serial", "--records", str(records), "--json"]) == 0
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    summary = out[-1]
     assert summary["games"] == 2 and summary["wins"] + summary["draws"] + summary["losses"] == 2
+    for game, line in zip(out[:2], records.read_text().splitlines(), strict=True):
+        root = parse_sgf(line).root
+        assert (root["PW"] if game["a_first"] else root["PB"]) == ["GNU Go"]
+        assert [str(m) for m in read_sgf(line).move_stack] == [
+            m for m in game["moves"] if m != "resign"]

@@ -232,3 +232,14 @@ def test_hash_after_equals_the_hash_of_the_played_move(size: int) -> None:
             continue
         K.play(g, s, int(gen.choice(legal)), c)
     assert suicides > 0 and captures > 0
+
+
+def test_zobrist_keys_and_the_side_key_are_distinct() -> None:
+    """Every stone key of every size and the situational side-to-move key come from
+    core/rng's splitmix64 and are pairwise different (no two positions share a key by
+    construction of a single stone)."""
+    from bitgames.go.board import _SIDE_KEY
+
+    keys = [int(k) for n in range(2, 26) for k in K.geometry(n)[5][:, 1:].ravel()]
+    assert len(set(keys + [_SIDE_KEY])) == len(keys) + 1
+    assert _SIDE_KEY == int(R.mix64(K.ZOBRIST_SEED))

@@ -89,17 +89,17 @@ def test_superko_excluded_at_root() -> None:
     engine.search(board, Limit(nodes=300))
     tree = engine._tree
     assert tree is not None
-    root = int(tree[8][T_ROOT])
-    first, n = int(tree[2][root]), int(tree[3][root])
-    children = {board.vertex(int(m)) for m in tree[0][first : first + n]}
+    root = int(tree.meta[T_ROOT])
+    first, n = int(tree.first[root]), int(tree.nchildren[root])
+    children = {board.vertex(int(m)) for m in tree.move[first : first + n]}
     assert "B9" not in children and len(children) > 3
     situational = read_sgf(PSK_SGF, "simple-ko")
     engine = Engine(seed=5)
     engine.search(situational, Limit(nodes=300))
     tree = engine._tree
     assert tree is not None
-    first, n = int(tree[2][0]), int(tree[3][0])
-    assert "B9" in {situational.vertex(int(m)) for m in tree[0][first : first + n]}
+    first, n = int(tree.first[0]), int(tree.nchildren[0])
+    assert "B9" in {situational.vertex(int(m)) for m in tree.move[first : first + n]}
 
 
 def test_reproducible_from_seed() -> None:
@@ -132,13 +132,13 @@ def test_children_start_with_their_priors() -> None:
     engine.search(board, Limit(nodes=1))
     tree = engine._tree
     assert tree is not None
-    root = int(tree[8][T_ROOT])
-    first, n = int(tree[2][root]), int(tree[3][root])
+    root = int(tree.meta[T_ROOT])
+    first, n = int(tree.first[root]), int(tree.nchildren[root])
     table = patterns.table()
     seen = set()
     for ch in range(first, first + n):
-        p = int(tree[0][ch])
-        if tree[4][ch] != engine.prior:
+        p = int(tree.move[ch])
+        if tree.visits[ch] != engine.prior:
             continue  # the child the simulation went through
         row, col = divmod(p, 9)
         near_atari = any(
@@ -158,7 +158,7 @@ def test_children_start_with_their_priors() -> None:
             expected = 0.7
         else:
             expected = 0.5
-        assert tree[5][ch] == pytest.approx(expected * engine.prior), board.vertex(p)
+        assert tree.wins[ch] == pytest.approx(expected * engine.prior), board.vertex(p)
         seen.add(expected)
     assert seen == {0.8, 0.3, 0.7, 0.5}
 

@@ -61,13 +61,17 @@ from bitgames.core.errors import (
     InvalidMoveError,
     InvalidPositionError,
 )
+from bitgames.core.rng import random_at
 from bitgames.go import kernels as K
 
 COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 MAX_SIZE = len(COLUMNS)
 _B, _W = 1, 2  # the kernels' colours
 _PASS, _RESIGN = -1, -2  # the kernels' pass, and the resignation in the move stack
-_SIDE_KEY = 0x5BD1_E995_7F4A_7C15  # added to the hash for "white to move" (situational)
+#: XORed into the hash for "white to move" (situational superko): output 0 of the
+#: Zobrist stream, so it differs from every stone key (outputs 1, 2, ... of the streams
+#: at ``ZOBRIST_SEED + size``: mix64 is a bijection)
+_SIDE_KEY = int(random_at(K.ZOBRIST_SEED, 0))
 _VERTEX = re.compile(r"([A-HJ-Z])([0-9]{1,2})", re.ASCII)
 
 

@@ -13,9 +13,29 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bitgames.core.cli import add_json_flag, emit
+from bitgames.core.cli import add_json_flag, add_match_options, emit
 
-GNUGO = "/usr/games/gnugo --mode gtp --level 10 --chinese-rules --positional-superko"
+#: the engine options a ``match`` player may set (``policy:tactics,uct:0.3``)
+ENGINE_FLOATS = ("resign", "uct", "rave_bias", "prior", "expand_at", "shape_prior")
+
+MATCH_EPILOG = """\
+players:
+  level:N        the built-in engine at level 1-10 (100 ... 500000 playouts per move;
+                 5, 3000 playouts, by default), with any of
+  nodes:N        playouts per move           time:S       seconds per move
+  policy:NAME    light, capture, tactics, patterns (default)
+  seed:N         random seed (default 0)     resign:P     resign below win rate P
+                                                          (default 0.1; 0: never)
+  uct:X, rave_bias:X, prior:X, expand_at:X, shape_prior:X   search parameters
+  cmd:"COMMAND"  any GTP engine, started with COMMAND
+
+GNU Go (what 'go match --opponent' played before): under the default rules (area
+scoring, positional superko) give it the same rules,
+  bitgames go match level:5 \\
+      'cmd:"gnugo --mode gtp --level 10 --chinese-rules --positional-superko"'
+(Debian installs it as /usr/games/gnugo). Our own GTP mode is an outside engine too:
+  bitgames go match nodes:1000 'cmd:"bitgames go gtp --playouts 300"' --size 9
+"""
 
 
 #: playout policies by name (`bitgames.go.kernels.POLICIES`, not imported here: building
@@ -83,21 +103,20 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "match",
-        help="play the engine against another GTP engine (GNU Go) and report Elo",
-        description="Play GAMES games against a GTP engine (started with --opponent), "
-        "colours alternating, through bitgames' own GTP controller. Each finished game is "
-        "scored by the opponent's final_score when it has one (GNU Go's dead-stone "
-        "judgement), else by our own estimate. Prints one line per game and a summary "
-        "with the Elo difference and its 95% interval; games are saved as SGF. Ctrl-C "
-        "stops at once: the summary of the finished games is printed (exit status 130).",
+        help="play two engines (ours, GNU Go or any GTP engine) and report Elo",
+        description="Play a match between A and B on the shared match runner: each random "
+        "opening (or each line of --openings) twice with colours swapped, games in "
+        "parallel, every move checked by our rules (an illegal move, a crash or a lost "
+        "clock loses the game). A game ended by two passes is scored by area with the "
+        "stones our playouts judge dead removed (as the score command's final result); a "
+        "resignation ends the game. Prints a line per game and a summary with the Elo "
+        "difference and its 95% interval; --records appends each game as one line of "
+        "SGF. Ctrl-C stops at once (finished games are kept in --save; exit status 130).",
+        epilog=MATCH_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    add_match_options(p, games=10, max_plies=600)
     _board_options(p)
-    _engine_options(p)
-    p.add_argument("--games", type=int, default=10, help="number of games, even (default 10)")
-    p.add_argument("--opponent", default=GNUGO, help=f"opponent command (default: {GNUGO})")
-    p.add_argument("--sgf-dir", type=Path, help="directory for the games' SGF files")
-    p.add_argument("--no-resign", action="store_true", help="our engine never resigns")
-    add_json_flag(p)
     p.set_defaults(func=cmd_match)
 
     p = sub.add_parser(
@@ -143,18 +162,11 @@ def _limit(args: argparse.Namespace) -> Any:
     return Limit(nodes=args.playouts) if args.playouts is not None else Limit()
 
 
-def _engine(args: argparse.Namespace, resign: bool = True) -> Any:
+def _engine(args: argparse.Namespace) -> Any:
     from bitgames.go import kernels as K
     from bitgames.go.mcts import Engine
 
-    return Engine(args.level, seed=args.seed, policy=K.POLICIES[args.policy],
-                  resign=0.1 if resign else 0.0)
-
-
-def _describe(limit: Any, engine: Any) -> str:
-    if limit.time is not None:
-        return f"{limit.time:g} s/move"
-    return f"{limit.nodes or engine.playouts} playouts/move"
+    return Engine(args.level, seed=args.seed, policy=K.POLICIES[args.policy])
 
 
 def cmd_gtp(args: argparse.Namespace) -> int:
@@ -232,138 +244,92 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-class _Interrupted(Exception):
-    """Ctrl-C was pressed during a match."""
+def match_kit(size: int = 9, komi: float = 7.5, rules: str = "default") -> Any:
+    """The :class:`~bitgames.core.match.GameKit` of Go: boards of ``size`` with ``komi``
+    under ``rules``, the built-in engine (options: see ``go match --help``), outside
+    engines through :class:`~bitgames.go.gtp.GtpClient`, SGF records; a game ended by
+    two passes is scored with dead stones removed, a resignation is a move.
+
+    >>> kit = match_kit(size=5, komi=0.5)
+    >>> kit.new_board().fen(), kit.is_resignation(kit.new_board().parse_move("resign"))
+    ('5/5/5/5/5 b - 0 0.5 default', True)
+    """
+    from bitgames.core.match import GameKit
+    from bitgames.go.board import Board
+
+    Board(size=size, komi=komi, rules=rules)  # bad options fail here, before any game
+
+    def new_board() -> Board:
+        return Board(size=size, komi=komi, rules=rules)
+
+    return GameKit("go", new_board, _match_engine, _match_client, _match_record,
+                   is_resignation=lambda move: move.is_resign, final_result=_final_result)
+
+
+def _match_engine(options: dict[str, str]) -> Any:
+    from bitgames.core.errors import BitgamesError
+    from bitgames.core.jit import ensure_warm
+    from bitgames.go import kernels as K
+    from bitgames.go.mcts import Engine
+
+    unknown = set(options) - {"policy", "seed", *ENGINE_FLOATS}
+    if unknown:
+        raise BitgamesError(f"unknown Go engine option(s) {', '.join(sorted(unknown))} "
+                            f"(known: policy, seed, {', '.join(ENGINE_FLOATS)})")
+    policy = options.get("policy", "patterns")
+    if policy not in POLICY_NAMES:
+        raise BitgamesError(f"policy must be one of {', '.join(POLICY_NAMES)}, got {policy!r}")
+    values: dict[str, float] = {}
+    for key in ("seed", *ENGINE_FLOATS):
+        if key in options:
+            try:
+                values[key] = float(options[key])
+            except ValueError:
+                raise BitgamesError(f"engine option {key} needs a number, got "
+                                    f"{options[key]!r}") from None
+    seed = values.pop("seed", 0.0)
+    if seed != int(seed) or seed < 0:
+        raise BitgamesError(f"seed must be a whole number >= 0, got {options['seed']!r}")
+    ensure_warm("go", "rules", "mcts")
+    engine = Engine(seed=int(seed), policy=K.POLICIES[policy])
+    for key, value in values.items():
+        setattr(engine, key, value)
+    return engine
+
+
+def _match_client(command: str) -> Any:
+    from bitgames.go.gtp import GtpClient
+
+    return GtpClient.start(command)
+
+
+def _match_record(board: Any, white: str, black: str, result: str) -> str:
+    from bitgames.go.sgf import to_sgf
+
+    return to_sgf(board, result, black=black, white=white)
+
+
+def _final_result(board: Any) -> tuple[Any, str]:
+    """A game ended by passes: the area score with the dead stones removed."""
+    from bitgames.core.board import Outcome, Termination
+    from bitgames.go.board import format_score
+    from bitgames.go.mcts import final_score
+
+    outcome = board.outcome()
+    if outcome is None or outcome.termination is not Termination.PASSES:
+        return outcome, board.result()
+    score = final_score(board)
+    return Outcome(Termination.PASSES, None if score == 0 else score < 0, score), \
+        format_score(score)
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    from bitgames.core.engine import interruptible
+    from bitgames.core.cli import run_match_command
     from bitgames.core.jit import ensure_warm
-    from bitgames.core.match import GameRecord, MatchResult, run_match
-    from bitgames.core.protocol import ProcessTransport
-    from bitgames.go.board import Board, Move, format_score
-    from bitgames.go.gtp import GtpClient
-    from bitgames.go.mcts import final_score
-    from bitgames.go.sgf import to_sgf
 
     ensure_warm("go", "rules", "mcts")
-    limit = _limit(args)
-    if args.games < 2 or args.games % 2:
-        raise ValueError("--games must be an even number of at least 2 (colours alternate)")
-    if args.sgf_dir is not None:
-        args.sgf_dir.mkdir(parents=True, exist_ok=True)
-    transport = ProcessTransport(args.opponent)
-    client = GtpClient(transport)
-    engine = _engine(args, resign=not args.no_resign)
-
-    def new_board() -> Board:
-        return Board(size=args.size, komi=args.komi, rules=args.rules)
-
-    def referee_score(board: Board) -> float:
-        """The opponent's final_score (dead stones judged), else our own estimate."""
-        try:
-            client.sync(board)
-            ok, text = client.request("final_score")
-        except ValueError:
-            ok, text = False, ""
-        if ok and text and text[0] in "BW0":
-            if text == "0":
-                return 0.0
-            value = float(text[2:])
-            return value if text[0] == "B" else -value
-        return final_score(board)
-
-    class Refereed(Board):
-        """A board whose winner after two passes comes from the referee."""
-
-        def winner(self) -> bool | None:
-            if self.resigned is not None or not self.is_game_over():
-                return super().winner()
-            score = referee_score(self)
-            return None if score == 0 else score < 0
-
-    def ours(board: Board) -> Move:
-        if pressed[0]:
-            raise _Interrupted
-        move = engine.search(board, limit).move
-        if pressed[0]:
-            raise _Interrupted
-        return move
-
-    def theirs(board: Board) -> Move:
-        if pressed[0]:
-            raise _Interrupted
-        try:
-            return client.play(board, limit).move
-        except ValueError:
-            if pressed[0]:
-                raise _Interrupted from None
-            raise
-
-    started = time.perf_counter()
-    played: list[MatchResult] = []
-
-    def on_game(record: GameRecord, result: MatchResult) -> None:
-        played[:] = [result]
-        board = new_board()
-        for m in record.moves:
-            board.push(m)
-        if board.resigned is not None or not board.is_game_over():
-            res = board.result() if board.resigned is not None else "Void"
-        else:
-            res = format_score(referee_score(board))
-        ours_color = "B" if record.a_first else "W"
-        n = result.n
-        if args.sgf_dir is not None:
-            players = ("bitgames", client.name) if record.a_first else (client.name, "bitgames")
-            text = to_sgf(board, result=res).replace(
-                ";GM[1]", f";GM[1]PB[{players[0]}]PW[{players[1]}]", 1
-            )
-            (args.sgf_dir / f"game{n:04d}.sgf").write_text(text + "\n", encoding="utf-8")
-        emit(
-            {
-                "game": n,
-                "bitgames_color": ours_color,
-                "result": res,
-                "score": record.a_score,
-                "plies": record.plies,
-                "summary": result.to_dict(),
-                "seconds": round(time.perf_counter() - started, 1),
-            },
-            args.json,
-            f"game {n}: bitgames {ours_color} {res} ({record.plies} plies)  {result.summary()}",
-        )
-
-    def interrupt() -> None:
-        engine.stop()
-        transport.proc.kill()  # a genmove of the opponent ends at once
-
-    described = _describe(limit, engine)
-    status = 0
-    with interruptible(interrupt) as pressed:
-        try:
-            result = run_match(
-                ours,
-                theirs,
-                lambda: Refereed(size=args.size, komi=args.komi, rules=args.rules),
-                max_plies=3 * args.size * args.size,
-                on_game=on_game,
-                rounds=args.games // 2,
-            )
-        except _Interrupted:
-            result = played[0] if played else MatchResult()
-            status = 130
-            print("stopped: the game in progress is not counted", file=sys.stderr, flush=True)
-        finally:
-            (transport if pressed[0] else client).close()
-    emit(
-        {"opponent": args.opponent, "limit": described, "stopped": status == 130,
-         **result.to_dict()},
-        args.json,
-        f"bitgames ({described}) vs {client.name}: {result.summary()}"
-        + (" (stopped)" if status else ""),
-    )
-    return status
+    return run_match_command(args, "bitgames.go.cli:match_kit",
+                             {"size": args.size, "komi": args.komi, "rules": args.rules})
 
 
 def _playouts(pool: Any, threads: int, kernel_args: tuple[Any, ...], lo: int, hi: int) -> None:

@@ -374,6 +374,7 @@ class GtpClient(Client):
     def __init__(self, transport: Transport, timeout: float = 600.0,
                  name: str | None = None) -> None:
         super().__init__(transport, timeout)
+        self._busy = False  # a command was sent and its answer not read (Ctrl-C, timeout)
         self.name = name or self.command("name") or transport.name
         self._game: tuple[Any, ...] | None = None
         self._sent: list[tuple[Color, Move]] = []
@@ -384,14 +385,17 @@ class GtpClient(Client):
         """A client of the engine run by ``command`` (a subprocess)."""
         return cls(ProcessTransport(command), **kwargs)
 
-    def request(self, command: str) -> tuple[bool, str]:
-        """Send one command; its success and its response without ``=``/``?`` and id."""
+    def request(self, command: str, timeout: float | None = None) -> tuple[bool, str]:
+        """Send one command; its success and its response without ``=``/``?`` and id
+        (within ``timeout`` seconds, default the client's)."""
+        self._busy = True
         self.send(command)
-        head = self.read_until(lambda line: line.strip() != "")[-1]
+        head = self.read_until(lambda line: line.strip() != "", timeout)[-1]
         if head[0] not in "=?":
             raise ProtocolError(f"GTP engine {self.name!r} answered {command!r} with "
                                 f"{head!r}, not '=' or '?'")
-        rest = self.read_until(lambda line: line.strip() == "")[:-1]
+        rest = self.read_until(lambda line: line.strip() == "", timeout)[:-1]
+        self._busy = False
         text = "\n".join([head[1:].lstrip("0123456789").strip(), *rest]).strip()
         return head[0] == "=", text
 
@@ -451,9 +455,14 @@ class GtpClient(Client):
         return SearchResult(move, time=time.perf_counter() - start)
 
     def close(self) -> None:
-        """Send ``quit`` (if the engine still listens), then close the transport."""
-        try:
-            self.request("quit")
-        except BitgamesError:
-            pass
+        """Send ``quit`` (if the engine still listens), then close the transport; an
+        engine still busy with a command whose answer never came (the controller was
+        interrupted, or gave up waiting) is killed at once."""
+        if self._busy and isinstance(self.transport, ProcessTransport):
+            self.transport.proc.kill()
+        elif not self._busy:
+            try:
+                self.request("quit", timeout=5.0)
+            except BitgamesError:
+                pass
         super().close()

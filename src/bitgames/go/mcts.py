@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -48,22 +48,37 @@ P_SUPERKO, P_SUICIDE, P_MAXMOVES, P_CLEANUP, P_POLICY = 5, 6, 7, 8, 9
 P_SHAPE = 10
 
 
-def new_tree(capacity: int) -> tuple[np.ndarray, ...]:
+class Tree(NamedTuple):
+    """The search tree: one row per node in each array, children stored contiguously
+    (a numba kernel takes it as one argument and unpacks it)."""
+
+    move: np.ndarray  #: int32: the point played into the node (-1 pass)
+    parent: np.ndarray  #: int32: the parent node (-1 for the root)
+    first: np.ndarray  #: int32: the first child (-1 before expansion)
+    nchildren: np.ndarray  #: int32: the number of children
+    visits: np.ndarray  #: float64: visits (priors included)
+    wins: np.ndarray  #: float64: wins for the player who moved into the node
+    amaf_visits: np.ndarray  #: float64: AMAF (RAVE) visits
+    amaf_wins: np.ndarray  #: float64: AMAF wins
+    meta: np.ndarray  #: int64: the ``T_*`` slots: number of nodes, root, capacity
+
+
+def new_tree(capacity: int) -> Tree:
     """Empty tree arrays for ``capacity`` nodes (node 0 is the root)."""
-    tree = (
-        np.full(capacity, -1, np.int32),  # move
-        np.full(capacity, -1, np.int32),  # parent
-        np.full(capacity, -1, np.int32),  # first child
-        np.zeros(capacity, np.int32),  # number of children
-        np.zeros(capacity, np.float64),  # visits
-        np.zeros(capacity, np.float64),  # wins for the player who moved into the node
-        np.zeros(capacity, np.float64),  # AMAF visits
-        np.zeros(capacity, np.float64),  # AMAF wins
-        np.zeros(4, np.int64),  # meta: number of nodes, root, capacity
+    tree = Tree(
+        np.full(capacity, -1, np.int32),
+        np.full(capacity, -1, np.int32),
+        np.full(capacity, -1, np.int32),
+        np.zeros(capacity, np.int32),
+        np.zeros(capacity, np.float64),
+        np.zeros(capacity, np.float64),
+        np.zeros(capacity, np.float64),
+        np.zeros(capacity, np.float64),
+        np.zeros(4, np.int64),
     )
-    tree[8][T_NNODES] = 1
-    tree[8][T_ROOT] = 0
-    tree[8][T_CAP] = capacity
+    tree.meta[T_NNODES] = 1
+    tree.meta[T_ROOT] = 0
+    tree.meta[T_CAP] = capacity
     return tree
 
 
@@ -71,7 +86,7 @@ def new_tree(capacity: int) -> tuple[np.ndarray, ...]:
 def _expand(
     g: Any,
     s: Any,
-    tree: Any,
+    tree: Tree,
     node: int,
     history: np.ndarray,
     path_h: np.ndarray,
@@ -152,7 +167,7 @@ def _expand(
 
 
 @jit.njit(nogil=True)
-def _select(tree: Any, node: int, params: np.ndarray) -> int:
+def _select(tree: Tree, node: int, params: np.ndarray) -> int:
     tmove, tparent, tfirst, tnchild, tvis, twin, tavis, tawin, tmeta = tree
     best = -1
     best_v = -1e300
@@ -178,7 +193,7 @@ def _select(tree: Any, node: int, params: np.ndarray) -> int:
 def search_kernel(
     g: Any,
     s0: Any,
-    tree: Any,
+    tree: Tree,
     nsims: int,
     seed: np.uint64,
     counter: int,
@@ -391,7 +406,7 @@ class Engine(CoreEngine):
         self.max_moves = max_moves
         self.playouts = LEVEL_PLAYOUTS[4]
         self.reused = 0.0
-        self._tree: tuple[np.ndarray, ...] | None = None
+        self._tree: Tree | None = None
         self._tree_moves: list[tuple[int, int]] = []
         self._tree_key: tuple[int, float, str, tuple[int, ...], tuple[int, ...]] | None = None
         self._counter = 0
@@ -441,25 +456,25 @@ class Engine(CoreEngine):
             tree is not None
             and key == self._tree_key
             and moves[: len(self._tree_moves)] == self._tree_moves
-            and tree[8][T_NNODES] < 0.6 * self.capacity
+            and tree.meta[T_NNODES] < 0.6 * self.capacity
         ):
-            node = int(tree[8][T_ROOT])
+            node = int(tree.meta[T_ROOT])
             ok = True
             for _c, p in moves[len(self._tree_moves) :]:
-                first, n = int(tree[2][node]), int(tree[3][node])
+                first, n = int(tree.first[node]), int(tree.nchildren[node])
                 found = -1
                 for ch in range(first, first + n):
-                    if int(tree[0][ch]) == p:
+                    if int(tree.move[ch]) == p:
                         found = ch
                 if found < 0:
                     ok = False
                     break
                 node = found
             if ok:
-                tree[8][T_ROOT] = node
-                tree[1][node] = -1
+                tree.meta[T_ROOT] = node
+                tree.parent[node] = -1
                 self._tree_moves = list(moves)
-                self.reused = float(tree[4][node])
+                self.reused = float(tree.visits[node])
                 return
         self._tree = new_tree(self.capacity)
         self._tree_moves = list(moves)
@@ -553,14 +568,14 @@ class Engine(CoreEngine):
     def _result(self, board: Board, done: int, elapsed: float) -> SearchResult:
         tree = self._tree
         assert tree is not None
-        root = int(tree[8][T_ROOT])
-        first, nch = int(tree[2][root]), int(tree[3][root])
+        root = int(tree.meta[T_ROOT])
+        first, nch = int(tree.first[root]), int(tree.nchildren[root])
         if nch == 0:
             return SearchResult(None, nodes=done, time=elapsed)
-        visits = tree[4][first : first + nch] - self.prior
+        visits = tree.visits[first : first + nch] - self.prior
         best = first + int(np.argmax(visits))
         pv = self._pv(board, best)
-        score = Score(float(tree[5][best] / tree[4][best]), Unit.WINRATE)
+        score = Score(float(tree.wins[best] / tree.visits[best]), Unit.WINRATE)
         return SearchResult(pv[0], score, pv, len(pv), done, elapsed)
 
     def _pv(self, board: Board, node: int) -> list[Move]:
@@ -568,18 +583,26 @@ class Engine(CoreEngine):
         assert tree is not None
         out = []
         for _ in range(8):
-            out.append(Move.from_point(int(tree[0][node]), board.size))
-            first, n = int(tree[2][node]), int(tree[3][node])
+            out.append(Move.from_point(int(tree.move[node]), board.size))
+            first, n = int(tree.first[node]), int(tree.nchildren[node])
             if n == 0:
                 break
-            node = first + int(np.argmax(tree[4][first : first + n]))
+            node = first + int(np.argmax(tree.visits[first : first + n]))
         return out
 
 
 def ownership(board: Board, playouts: int = 200, seed: int = 0) -> np.ndarray:
-    """Per point, the mean owner over ``playouts`` playouts: +1 black ... -1 white."""
+    """Per point, the mean owner over ``playouts`` playouts: +1 black ... -1 white.
+
+    A game ended by two passes is played on as if they had not been played, so the
+    playouts judge its stones (else no playout would move and every stone would live).
+    """
     own = np.zeros(board.points, np.float64)
-    ownership_kernel(board._g, board._s, playouts, np.uint64(seed), 3 * board.points, own)
+    state = board._s
+    if board.passes >= 2:
+        state = K.copy_state(state)
+        state[8][K.M_PASSES] = 0
+    ownership_kernel(board._g, state, playouts, np.uint64(seed), 3 * board.points, own)
     return own / max(playouts, 1)
 
 

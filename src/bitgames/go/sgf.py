@@ -201,11 +201,22 @@ def load_sgf(
     return read_sgf(Path(path).read_text(encoding="utf-8", errors="replace"), rules, move_number)
 
 
-def to_sgf(board: Board, result: str | None = None) -> str:
-    """The game of ``board`` as one line of SGF text."""
+def to_sgf(board: Board, result: str | None = None, black: str | None = None,
+           white: str | None = None) -> str:
+    """The game of ``board`` as one line of SGF text, with the players' names if given.
+
+    >>> text = to_sgf(Board(size=5, moves="C3"), "B+R", black="x [1]", white="y")
+    >>> print(text)
+    (;GM[1]FF[4]CA[UTF-8]AP[bitgames]SZ[5]KM[7.5]RU[CGOS]PB[x [1\\]]PW[y]RE[B+R];B[cc])
+    >>> parse_sgf(text).root["PB"]
+    ['x [1]']
+    """
     size = board.size
     parts = [f"(;GM[1]FF[4]CA[UTF-8]AP[bitgames]SZ[{size}]KM[{board.komi:g}]"]
     parts.append(f"RU[{_rules_name(board)}]")
+    for key, name in (("PB", black), ("PW", white)):
+        if name is not None:
+            parts.append(f"{key}[{_escape(name)}]")
     if board.setup_black:
         if not board.setup_white:
             parts.append(f"HA[{len(board.setup_black)}]")
@@ -224,6 +235,11 @@ def to_sgf(board: Board, result: str | None = None) -> str:
             parts.append(f";{'W' if c else 'B'}[{sgf_point(m.point(size), size)}]")
     parts.append(")")
     return "".join(parts)
+
+
+def _escape(text: str) -> str:
+    """``text`` as an SGF SimpleText value: ``\\`` and ``]`` escaped."""
+    return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
 def _rules_name(board: Board) -> str:
