@@ -25,6 +25,7 @@ from bitgames.core import tt
 from bitgames.core.bits import ctz, popcount
 from bitgames.core.engine import InfoCallback, Limit, Score, SearchResult, Unit
 from bitgames.core.jit import njit, register_warmup
+from bitgames.core.rng import random_at
 from bitgames.draughts import board as board_mod
 from bitgames.draughts.eval import default_weights, evaluate
 from bitgames.draughts.kernels import (
@@ -42,9 +43,10 @@ U = np.uint64
 WIN = 30_000
 INF = 32_000
 
-# Zobrist keys: [white man, white king, black man, black king] x 32, then side.
-_rng = np.random.default_rng(20261121)
-ZOBRIST = _rng.integers(0, 2**63, size=4 * 32 + 1, dtype=np.int64).astype(np.uint64)
+# Zobrist keys of the repetition check, from the shared generator (bitgames.core.rng):
+# [white man, white king, black man, black king] x 32, then the side to move.
+ZOBRIST_SEED = 0x0D_0D_0D_0D
+ZOBRIST = np.array([random_at(ZOBRIST_SEED, k) for k in range(1, 4 * 32 + 2)], dtype=U)
 ZOBRIST_SIDE = U(ZOBRIST[128])
 
 #: What each engine level sets: (maximum depth, seconds per move); see :class:`Engine`.
