@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import NamedTuple
 
 import numpy as np
 
@@ -55,8 +56,28 @@ LEVELS: dict[int, tuple[int, float]] = {
     7: (10, 2.0), 8: (14, 4.0), 9: (20, 8.0), 10: (40, 15.0),
 }
 
-# stats array: 0 nodes, 1 node limit, 2 aborted, 3 best root move, 4 seldepth
-S_NODES, S_LIMIT, S_ABORT, S_BEST, S_SELDEPTH = 0, 1, 2, 3, 4
+# control slots of SearchState.stats: nodes searched, node limit (a stop writes 1 there),
+# aborted, best root move, selective depth, generation of the search (for the table)
+S_NODES, S_LIMIT, S_ABORT, S_BEST, S_SELDEPTH, S_GEN = 0, 1, 2, 3, 4, 5
+
+
+class SearchState(NamedTuple):
+    """The per-search state the kernels share, one bundle instead of loose arguments."""
+
+    #: move lists per ply: ``buf[ply, i] = (packed move, ordering score, path...)``
+    buf: np.ndarray
+    #: the transposition table (:func:`bitgames.core.tt.new_table`)
+    table: np.ndarray
+    #: two killer moves per ply
+    killers: np.ndarray
+    #: history scores of quiet moves, by start * 32 + end
+    history: np.ndarray
+    #: control slots ``S_*``
+    stats: np.ndarray
+    #: evaluation weights (:func:`bitgames.draughts.eval.default_weights`)
+    weights: np.ndarray
+    #: repetition keys: the game before the root, then the current line (see ``_pvs``)
+    rep: np.ndarray
 
 
 @njit(_nrt=False)
@@ -119,15 +140,15 @@ def _quiesce(w: np.uint64, b: np.uint64, k: np.uint64, side: int, alpha: int, be
 
 @njit(nogil=True, _nrt=False)
 def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha: int,
-         beta: int, ply: int, variant: int, buf: np.ndarray, table: np.ndarray,
-         gen: int, killers: np.ndarray, history: np.ndarray,
-         stats: np.ndarray, wt: np.ndarray, rep: np.ndarray) -> int:
+         beta: int, ply: int, variant: int, st: SearchState) -> int:
+    stats = st.stats
     if stats[S_NODES] >= stats[S_LIMIT]:
         stats[S_ABORT] = 1
         return 0
     if depth <= 0 or ply >= MAX_PLY - 2:
-        return _quiesce(w, b, k, side, alpha, beta, ply, variant, buf, stats, wt)
+        return _quiesce(w, b, k, side, alpha, beta, ply, variant, st.buf, stats, st.weights)
     stats[S_NODES] += 1
+    buf, table, killers, history, rep = st.buf, st.table, st.killers, st.history, st.rep
     key = zobrist(w, b, k, side)
     # repetitions: rep[0] = h, rep[1..h] = keys of the game before the root (since its last
     # man move or capture), rep[1 + h + p] = key at ply p of the current line. Only king
@@ -194,14 +215,13 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
         mv = buf[ply, i, 0] & KEY_MASK
         w2, b2, k2, s2 = make_move(w, b, k, side, mv)
         if i == 0:
-            score = -_pvs(w2, b2, k2, s2, depth - 1, -beta, -alpha, ply + 1, variant, buf,
-                          table, gen, killers, history, stats, wt, rep)
+            score = -_pvs(w2, b2, k2, s2, depth - 1, -beta, -alpha, ply + 1, variant, st)
         else:
             score = -_pvs(w2, b2, k2, s2, depth - 1, -alpha - 1, -alpha, ply + 1, variant,
-                          buf, table, gen, killers, history, stats, wt, rep)
+                          st)
             if alpha < score < beta:
                 score = -_pvs(w2, b2, k2, s2, depth - 1, -beta, -alpha, ply + 1, variant,
-                              buf, table, gen, killers, history, stats, wt, rep)
+                              st)
         if stats[S_ABORT] != 0:
             return 0
         if score > best:
@@ -225,7 +245,7 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
         lo = -INF
     elif best >= beta:
         hi = INF
-    tt.store(table, k0, k1, min(depth, 255), gen, lo, hi,
+    tt.store(table, k0, k1, min(depth, 255), stats[S_GEN], lo, hi,
              move_code(best_move) if best_move != U(0) else tt.NO_MOVE)
     return best
 
@@ -326,7 +346,8 @@ class Engine(core_engine.Engine):
             stop.arm(budget.maximum)
         w, b, k, side = board.bitboards()
         stats = self._stats
-        rep = self._repetition_keys(board)
+        state = SearchState(self.buf, self.table, self.killers, self.history, stats,
+                            self.weights, self._repetition_keys(board))
         self.killers[:] = 0
         self.history //= 4
         result = SearchResult(legal[0], Score(0.0, Unit.MEN), [legal[0]])
@@ -335,13 +356,11 @@ class Engine(core_engine.Engine):
         for d in range(1, max_depth + 1):
             stats[:] = 0
             stats[S_LIMIT] = node_limit - total_nodes
+            stats[S_GEN] = self._generation
             if stop.is_set():
                 stats[S_LIMIT] = 0
             score = _pvs(U(w), U(b), U(k), np.int64(side), np.int64(d), np.int64(-INF),
-                         np.int64(INF), np.int64(0), np.int64(self._code), self.buf,
-                         self.table, np.int64(self._generation), self.killers,
-                         self.history, stats,
-                         self.weights, rep)
+                         np.int64(INF), np.int64(0), np.int64(self._code), state)
             total_nodes += int(stats[S_NODES])
             elapsed = time.perf_counter() - start
             if stats[S_ABORT] != 0 and d > 1:
