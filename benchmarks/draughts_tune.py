@@ -5,7 +5,8 @@ Run: python benchmarks/draughts_tune.py [--variant russian] [--depth 4] [--openi
 
 Each candidate (the defaults with some weights changed) plays every opening of two plies with
 both colours against the defaults at a fixed depth; prints the score and the Elo difference
-with its 95 % interval (bitgames.core.match). Positive Elo = the change helps.
+with its 95 % interval, played by the match runner of bitgames.core.match (games in
+parallel processes). Positive Elo = the change helps.
 """
 
 from __future__ import annotations
@@ -13,13 +14,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from bitgames.core import jit
-from bitgames.core.engine import EnginePlayer, Limit
-from bitgames.core.match import run_match
-from bitgames.draughts import Board
-from bitgames.draughts.cli import chooser
-from bitgames.draughts.eval import DEFAULTS, default_weights
-from bitgames.draughts.search import Engine, opening_lines
+from bitgames.core.match import MatchPlan, run_plan
+from bitgames.draughts.eval import DEFAULTS
+from bitgames.draughts.search import opening_lines
 
 DEFAULT_CHANGES = {
     "russian": ["king_russian=200", "king_russian=300", "mobility=0", "mobility=4",
@@ -36,22 +33,19 @@ def main() -> None:
     ap.add_argument("--variant", choices=["russian", "english"], default="russian")
     ap.add_argument("--depth", type=int, default=4)
     ap.add_argument("--openings", type=int, default=30)
-    ap.add_argument("--change", action="append", help="name=value (repeatable)")
+    ap.add_argument("--change", action="append",
+                    help="name=value[,name=value] (repeatable)")
     args = ap.parse_args()
-    jit.warmup(["draughts"])
-    openings = opening_lines(args.variant, 2)[: args.openings]
+    openings = [tuple(str(m) for m in line)
+                for line in opening_lines(args.variant, 2)[: args.openings]]
     print(f"defaults: {DEFAULTS[args.variant]}")
     for change in args.change or DEFAULT_CHANGES[args.variant]:
-        pairs = [part.partition("=") for part in change.split(",")]
-        weights = default_weights(args.variant,
-                                  **{name: int(value) for name, _, value in pairs})
         start = time.perf_counter()
-        limit = Limit(depth=args.depth)
-        tuned = EnginePlayer(Engine(args.variant, tt_bits=18, weights=weights), limit)
-        default = EnginePlayer(Engine(args.variant, tt_bits=18), limit)
-        result = run_match(chooser(tuned), chooser(default),
-                           lambda: Board(variant=args.variant), openings=openings,
-                           max_plies=300)
+        tuned = f"depth:{args.depth}," + change.replace("=", ":")
+        plan = MatchPlan(tuned, f"depth:{args.depth}", openings, 2 * len(openings),
+                         max_plies=300)
+        result = run_plan(plan, "bitgames.draughts.cli:match_kit",
+                          {"variant": args.variant}).result
         print(f"{args.variant} depth {args.depth} {change:>18}: {result.summary()}  "
               f"({time.perf_counter() - start:.0f} s)", flush=True)
 

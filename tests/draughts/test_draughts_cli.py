@@ -46,8 +46,11 @@ def test_perft_fen_and_all_paths(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "perft", "3", "--fen", "W:Wz9:Bh8")
     assert code == 2 and err.count("\n") == 1 and "z9" in err
-    code, _, err = run(capsys, "match", "--a", "wizard")
+    code, _, err = run(capsys, "match", "wizard", "level:1")
     assert code == 2 and "wizard" in err
+    code, _, err = run(capsys, "match", "level:1", "level:1,hash:big", "--games", "1",
+                       "--scheduler", "serial")
+    assert code == 2 and "hash:big" in err
 
 
 def test_analyze(capsys: pytest.CaptureFixture[str]) -> None:
@@ -57,39 +60,59 @@ def test_analyze(capsys: pytest.CaptureFixture[str]) -> None:
     assert all("pv" in r for r in records[:-1])
 
 
-def test_match(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "match", "--a", "depth:2", "--b", "greedy", "--openings", "2",
-                       "--json")
-    records = [json.loads(line) for line in out.splitlines()]
-    assert code == 0 and len(records) == 5 and records[-1]["games"] == 4
+HUB = f'cmd:"{sys.executable} -m bitgames.cli draughts hub"'
 
 
-def test_match_against_an_outside_hub_engine(capsys: pytest.CaptureFixture[str]) -> None:
-    # our own Hub mode as the outside engine, driven through HubClient, at its own level
-    engine = f"cmd:{sys.executable} -m bitgames.cli draughts hub"
-    code, out, _ = run(capsys, "match", "--a", engine, "--b", "greedy", "--variant",
-                       "english", "--openings", "1", "--max-plies", "40", "--json")
-    records = [json.loads(line) for line in out.splitlines()]
-    assert code == 0 and records[-1]["games"] == 2
-    assert all(r["plies"] > 2 for r in records[:-1])
-
-
-def test_match_save_and_resume(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    save = tmp_path / "games.jsonl"
-    argv = ["match", "--a", "depth:1", "--b", "greedy", "--openings", "2", "--save",
-            str(save), "--json"]
+def test_match_against_our_hub_mode(capsys: pytest.CaptureFixture[str],
+                                    tmp_path: Path) -> None:
+    # the built-in engine against our own Hub mode as an outside engine (at its level 1)
+    save, pdn = tmp_path / "games.jsonl", tmp_path / "games.pdn"
+    argv = ["match", "level:2,depth:2", HUB, "--games", "2", "--variant", "english",
+            "--max-plies", "40", "--scheduler", "serial", "--save", str(save),
+            "--records", str(pdn), "--json"]
     code, out, _ = run(capsys, *argv)
-    full = json.loads(out.splitlines()[-1])
-    lines = save.read_text().splitlines()
-    assert code == 0 and len(lines) == 4
-    save.write_text("\n".join(lines[:3]) + "\n")  # as if interrupted after 3 games
-    code, _, err = run(capsys, *argv)
-    assert code == 2 and "--resume" in err
-    code, out, _ = run(capsys, *argv, "--resume")
     records = [json.loads(line) for line in out.splitlines()]
-    assert code == 0 and len(records) == 2 and records[-1]["games"] == 4
-    assert len(save.read_text().splitlines()) == 4
-    assert records[-1]["score"] == full["score"]
+    assert code == 0 and len(records) == 3 and records[-1]["games"] == 2
+    games = records[:2]
+    assert {g["a_first"] for g in games} == {True, False}
+    assert all(g["plies"] > 4 and g["result"] in ("1-0", "0-1", "1/2-1/2") for g in games)
+    # the records file holds both games in PDN: the same moves and results, read back
+    from bitgames.draughts.pdn import RESULTS, read_games
+
+    pdn_games = list(read_games(pdn.read_text()))
+    assert len(pdn_games) == 2
+    for record, game in zip(sorted(games, key=lambda g: g["game"]), pdn_games, strict=True):
+        assert [str(m) for m in game.board.move_stack] == record["moves"]
+        assert game.result == RESULTS["english"][record["result"]]
+        assert game.tags["GameType"] == "21"
+        a_white = record["a_first"] is False  # English: Black moves first
+        assert (game.tags["White" if a_white else "Black"]) == "level:2,depth:2"
+    # resume after the first game: only the second one is played again
+    lines = save.read_text().splitlines()
+    assert len(lines) == 3 and "match" in json.loads(lines[0])
+    save.write_text("\n".join(lines[:2]) + "\n")
+    code, out, _ = run(capsys, *argv, "--resume")
+    again = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(again) == 2 and again[0]["game"] == 2
+    assert again[-1]["games"] == 2 and len(save.read_text().splitlines()) == 3
+
+
+def test_match_stops_on_ctrl_c(tmp_path: Path) -> None:
+    save = tmp_path / "games.jsonl"
+    argv = [sys.executable, "-m", "bitgames.cli", "draughts", "match", "depth:1", "depth:2",
+            "--games", "200", "--scheduler", "serial", "--save", str(save), "--json"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True)
+    assert proc.stdout is not None
+    first = json.loads(proc.stdout.readline())  # one game finished: the match runs
+    assert first["game"] == 1
+    proc.send_signal(signal.SIGINT)
+    sent = time.perf_counter()
+    out, _ = proc.communicate(timeout=30)
+    assert time.perf_counter() - sent < 5.0 and proc.returncode == 130
+    summary = json.loads(out.splitlines()[-1])
+    assert summary["stopped"] == "interrupted" and 1 <= summary["games"] < 200
+    assert len(save.read_text().splitlines()) == 1 + summary["games"]  # header + each game
 
 
 def test_play_scripted() -> None:

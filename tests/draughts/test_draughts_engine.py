@@ -8,10 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
-from bitgames.core.engine import End, EnginePlayer, Info, Limit, Score, Unit
-from bitgames.core.match import run_match
+from bitgames.core.engine import End, EnginePlayer, Info, Limit, Player, Score, Unit
+from bitgames.core.match import GameRecord, MatchResult, referee
 from bitgames.draughts import Board, Engine
-from bitgames.draughts.cli import chooser
 from bitgames.draughts.search import LEVELS, GreedyPlayer, opening_lines
 
 
@@ -81,23 +80,32 @@ def test_pv_is_legal() -> None:
         b.push(m)
 
 
+def play_pairs(a: Player, b: Player, variant: str, openings: int) -> MatchResult:
+    """A plays B from the first ``openings`` two-ply openings, each with both colours."""
+    result = MatchResult()
+    for index, line in enumerate(opening_lines(variant, 2)[:openings]):
+        for a_first in (True, False):
+            board = Board(variant=variant)
+            for move in line:
+                board.push(move)
+            first, second = (a, b) if a_first else (b, a)
+            score, _ = referee(board, first, second, Limit(), max_plies=300)
+            result.add(GameRecord(index, a_first, score if a_first else 1.0 - score))
+    return result
+
+
 @pytest.mark.parametrize("variant", ["russian", "english"])
 def test_engine_beats_greedy(variant: str) -> None:
     # 20 openings x 2 colours; the issue's target is >= 95 %
-    openings = opening_lines(variant, 2)[:20]
     engine = EnginePlayer(Engine(variant, tt_bits=18), Limit(depth=LEVELS[2][0]))
-    result = run_match(chooser(engine), chooser(GreedyPlayer(1)),
-                       lambda: Board(variant=variant), openings=openings, max_plies=300)
+    result = play_pairs(engine, GreedyPlayer(1), variant, 20)
     assert result.n == 40 and result.score >= 0.95, result.summary()
 
 
 def level_match(variant: str, high: int, low: int, openings: int) -> float:
-    ops = opening_lines(variant, 2)[:openings]
-    result = run_match(chooser(EnginePlayer(Engine(variant, tt_bits=18),
-                                            Limit(depth=LEVELS[high][0]))),
-                       chooser(EnginePlayer(Engine(variant, tt_bits=18),
-                                            Limit(depth=LEVELS[low][0]))),
-                       lambda: Board(variant=variant), openings=ops, max_plies=300)
+    result = play_pairs(EnginePlayer(Engine(variant, tt_bits=18), Limit(depth=LEVELS[high][0])),
+                        EnginePlayer(Engine(variant, tt_bits=18), Limit(depth=LEVELS[low][0])),
+                        variant, openings)
     lo, _ = result.elo_interval()
     assert result.score > 0.5 and result.wins > result.losses, result.summary()
     return lo

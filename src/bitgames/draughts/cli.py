@@ -8,13 +8,11 @@ Positions are FEN strings: 'W:Wa1,c1,Kd4:Bb8,h8' (Russian, algebraic squares, K 
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
 import time
 from typing import Any
 
-from bitgames.core.cli import add_json_flag, emit
+from bitgames.core.cli import add_json_flag, add_match_options, emit
 
 
 def add_commands(sub: Any) -> None:
@@ -50,23 +48,16 @@ def add_commands(sub: Any) -> None:
     add_json_flag(p)
     p.set_defaults(func=cmd_analyze)
 
-    p = sub.add_parser("match", help="engine against engine (or the greedy baseline)",
-                       description="Play a match with colours swapped over every opening "
-                       "of --opening-plies moves; prints each game and the Elo difference "
-                       "with its 95 % interval.")
+    p = sub.add_parser("match", help="engine against engine (built-in or outside Hub)",
+                       description="Play a match, each opening twice with colours swapped; "
+                       "prints each game and the Elo difference of A with its 95 % interval. "
+                       "Built-in players take level:N, depth:N, nodes:N, time:S and the "
+                       "engine options hash:BITS (table size, default 18) and evaluation "
+                       "weights by name (mobility:4, king_russian:300, ...); "
+                       "cmd:\"COMMAND\" drives an outside Hub engine, e.g. "
+                       "cmd:\"python -m bitgames.cli draughts hub\". Records are PDN.")
+    add_match_options(p, max_plies=300)
     p.add_argument("--variant", choices=["russian", "english"], default="russian")
-    p.add_argument("--a", default="level:4", help="player A: level:N, depth:N, nodes:N, "
-                   "time:S, greedy, or cmd:COMMAND for an outside Hub engine (its own "
-                   "level) (default level:4)")
-    p.add_argument("--b", default="greedy", help="player B, same forms (default greedy)")
-    p.add_argument("--openings", type=int, default=10, help="number of openings (default 10)")
-    p.add_argument("--opening-plies", type=int, default=2, help="moves per opening")
-    p.add_argument("--max-plies", type=int, default=300, help="adjudicate a draw after this")
-    p.add_argument("--save", metavar="FILE",
-                   help="append each finished game to FILE (JSON lines); with --resume, "
-                   "games already in FILE are counted instead of replayed")
-    p.add_argument("--resume", action="store_true", help="continue the match saved in --save")
-    add_json_flag(p)
     p.set_defaults(func=cmd_match)
 
     p = sub.add_parser("hub", help="speak the Hub protocol (v2) on stdin/stdout",
@@ -215,81 +206,50 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(exc, flush=True)
 
 
-def _player(spec: str, variant: str, seed: int) -> Any:
-    from bitgames.core.engine import EnginePlayer, Limit
-    from bitgames.draughts.search import Engine, GreedyPlayer
+def match_kit(variant: str = "russian") -> Any:
+    """The :class:`~bitgames.core.match.GameKit` of ``variant`` for the match runner.
 
-    if spec == "greedy":
-        return GreedyPlayer(seed)
-    kind, _, value = spec.partition(":")
-    if kind == "cmd" and value.strip():
+    >>> kit = match_kit("english")
+    >>> kit.new_board().fen()
+    'B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12'
+    """
+    from bitgames.core.match import GameKit
+    from bitgames.draughts.board import Board
+
+    def engine(options: dict[str, str]) -> Any:
+        from bitgames.draughts.eval import default_weights
+        from bitgames.draughts.search import Engine
+
+        numbers = {}
+        for name, value in options.items():
+            try:
+                numbers[name] = int(value)
+            except ValueError:
+                raise ValueError(f"draughts engine option {name}:{value} needs a whole "
+                                 "number") from None
+        bits = numbers.pop("hash", 18)
+        return Engine(variant, tt_bits=bits, weights=default_weights(variant, **numbers))
+
+    def client(command: str) -> Any:
         from bitgames.core.protocol import ProcessTransport
         from bitgames.draughts.hub import HubClient
 
-        return HubClient(ProcessTransport(value), variant, timeout=120.0)
-    try:
-        if kind == "level":
-            return EnginePlayer(Engine(variant, level=int(value), tt_bits=18), name=spec)
-        limits = {"depth": lambda: Limit(depth=int(value)),
-                  "nodes": lambda: Limit(nodes=int(value)),
-                  "time": lambda: Limit(time=float(value))}
-        if kind in limits:
-            return EnginePlayer(Engine(variant, tt_bits=18), limits[kind](), name=spec)
-    except ValueError:
-        pass
-    raise ValueError(f"player {spec!r}: use level:N, depth:N, nodes:N, time:S, greedy or "
-                     "cmd:COMMAND")
+        return HubClient(ProcessTransport(command), variant, timeout=120.0)
 
+    def record(board: Any, white: str, black: str, result: str) -> str:
+        from bitgames.draughts.pdn import RESULTS, write_game
 
-def chooser(player: Any) -> Any:
-    """A ``board -> move`` callable for the match runner from a core ``Player``."""
-    from bitgames.core.engine import Limit
+        return write_game(board, {"White": white, "Black": black},
+                          RESULTS[variant][result])
 
-    return lambda board: player.play(board, Limit()).move
+    return GameKit("draughts", lambda: Board(variant=variant), engine, client, record)
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    from bitgames.core import jit
+    from bitgames.core.cli import run_match_command
 
-    jit.ensure_warm("draughts", "rules", "engine")
-    from bitgames.core.match import GameRecord, MatchResult, run_match
-    from bitgames.draughts.board import Board
-    from bitgames.draughts.search import opening_lines
-
-    a = _player(args.a, args.variant, 1)
-    b = _player(args.b, args.variant, 2)
-    openings = opening_lines(args.variant, args.opening_plies)[: args.openings]
-    previous: list[GameRecord] = []
-    if args.resume:
-        if not args.save:
-            raise ValueError("--resume needs --save FILE (the file of the interrupted run)")
-        if os.path.exists(args.save):
-            with open(args.save) as fh:
-                previous = [GameRecord.from_dict(json.loads(line)) for line in fh
-                            if line.strip()]
-    elif args.save and os.path.exists(args.save):
-        raise ValueError(f"{args.save} exists: add --resume to continue it, or remove it")
-
-    def on_game(rec: GameRecord, res: MatchResult) -> None:
-        if args.save:
-            with open(args.save, "a") as fh:
-                fh.write(json.dumps(rec.to_dict()) + "\n")
-        emit({"game": res.n, "opening": rec.opening, "a_first": rec.a_first,
-              "a_score": rec.a_score, "plies": rec.plies},
-             args.json, f"game {res.n}: opening {rec.opening} "
-             f"A {'first' if rec.a_first else 'second'} -> {rec.a_score}  "
-             f"({rec.plies} plies)  running: {res.summary()}")
-
-    try:
-        result = run_match(chooser(a), chooser(b), lambda: Board(variant=args.variant),
-                           openings=openings, max_plies=args.max_plies, on_game=on_game,
-                           previous=previous)
-    finally:
-        a.close()
-        b.close()
-    emit({"a": args.a, "b": args.b, **result.to_dict()}, args.json,
-         f"{args.a} vs {args.b}: {result.summary()}")
-    return 0
+    return run_match_command(args, "bitgames.draughts.cli:match_kit",
+                             {"variant": args.variant})
 
 
 def cmd_hub(args: argparse.Namespace) -> int:

@@ -1,7 +1,8 @@
 """The draughts engine: iterative-deepening principal-variation search (numba).
 
 The recursive kernel :func:`_pvs` runs a negamax alpha-beta with a principal-variation
-(null-window) scheme, a transposition table, killer moves and a history table for move
+(null-window) scheme, the shared transposition table (:mod:`bitgames.core.tt`, keyed by
+the position itself), killer moves and a history table for move
 ordering, a one-ply extension of forced moves, repetition detection (a position met again
 on the line or earlier in the game, since its last irreversible move, scores 0), and a
 quiescence search that resolves pending captures (captures are compulsory, so a side that
@@ -16,13 +17,16 @@ from __future__ import annotations
 
 import math
 import time
+from typing import NamedTuple
 
 import numpy as np
 
 from bitgames.core import engine as core_engine
+from bitgames.core import tt
 from bitgames.core.bits import ctz, popcount
 from bitgames.core.engine import InfoCallback, Limit, Score, SearchResult, Unit
 from bitgames.core.jit import njit, register_warmup
+from bitgames.core.rng import random_at
 from bitgames.draughts import board as board_mod
 from bitgames.draughts.eval import default_weights, evaluate
 from bitgames.draughts.kernels import (
@@ -39,11 +43,11 @@ from bitgames.draughts.kernels import (
 U = np.uint64
 WIN = 30_000
 INF = 32_000
-EXACT, LOWER, UPPER = 0, 1, 2
 
-# Zobrist keys: [white man, white king, black man, black king] x 32, then side.
-_rng = np.random.default_rng(20261121)
-ZOBRIST = _rng.integers(0, 2**63, size=4 * 32 + 1, dtype=np.int64).astype(np.uint64)
+# Zobrist keys of the repetition check, from the shared generator (bitgames.core.rng):
+# [white man, white king, black man, black king] x 32, then the side to move.
+ZOBRIST_SEED = 0x0D_0D_0D_0D
+ZOBRIST = np.array([random_at(ZOBRIST_SEED, k) for k in range(1, 4 * 32 + 2)], dtype=U)
 ZOBRIST_SIDE = U(ZOBRIST[128])
 
 #: What each engine level sets: (maximum depth, seconds per move); see :class:`Engine`.
@@ -52,8 +56,28 @@ LEVELS: dict[int, tuple[int, float]] = {
     7: (10, 2.0), 8: (14, 4.0), 9: (20, 8.0), 10: (40, 15.0),
 }
 
-# stats array: 0 nodes, 1 node limit, 2 aborted, 3 best root move, 4 seldepth
-S_NODES, S_LIMIT, S_ABORT, S_BEST, S_SELDEPTH = 0, 1, 2, 3, 4
+# control slots of SearchState.stats: nodes searched, node limit (a stop writes 1 there),
+# aborted, best root move, selective depth, generation of the search (for the table)
+S_NODES, S_LIMIT, S_ABORT, S_BEST, S_SELDEPTH, S_GEN = 0, 1, 2, 3, 4, 5
+
+
+class SearchState(NamedTuple):
+    """The per-search state the kernels share, one bundle instead of loose arguments."""
+
+    #: move lists per ply: ``buf[ply, i] = (packed move, ordering score, path...)``
+    buf: np.ndarray
+    #: the transposition table (:func:`bitgames.core.tt.new_table`)
+    table: np.ndarray
+    #: two killer moves per ply
+    killers: np.ndarray
+    #: history scores of quiet moves, by start * 32 + end
+    history: np.ndarray
+    #: control slots ``S_*``
+    stats: np.ndarray
+    #: evaluation weights (:func:`bitgames.draughts.eval.default_weights`)
+    weights: np.ndarray
+    #: repetition keys: the game before the root, then the current line (see ``_pvs``)
+    rep: np.ndarray
 
 
 @njit(_nrt=False)
@@ -75,34 +99,20 @@ def zobrist(w: np.uint64, b: np.uint64, k: np.uint64, side: int) -> np.uint64:
     return h
 
 
-@njit(_nrt=False)
-def value_to_tt(value: int, ply: int) -> int:
-    """A score as the transposition table keeps it: a forced win or loss counted from the
-    node (``WIN - plies from here``), not from the root, so that it reads right when the
-    position comes back at another ply (Stockfish's ``value_to_tt``).
-
-    >>> value_to_tt(WIN - 7, 3), value_to_tt(-WIN + 7, 3), value_to_tt(25, 3)
-    (29996, -29996, 25)
-    """
-    if value >= WIN - MAX_PLY:
-        return value + ply
-    if value <= -WIN + MAX_PLY:
-        return value - ply
-    return value
+@njit(inline="always")
+def tt_key(w: np.uint64, b: np.uint64, k: np.uint64, side: int) -> tuple[np.uint64, np.uint64]:
+    """The position as the two key words of the shared table (never a false hit): white
+    and black men in one word, kings and the side to move in the other."""
+    return w | (b << U(32)), k | (U(side) << U(32))
 
 
-@njit(_nrt=False)
-def value_from_tt(value: int, ply: int) -> int:
-    """The inverse of :func:`value_to_tt` at the ply where the entry is read.
-
-    >>> value_from_tt(value_to_tt(WIN - 7, 3), 5), value_from_tt(value_to_tt(-WIN + 4, 2), 2)
-    (29991, -29996)
-    """
-    if value >= WIN - MAX_PLY:
-        return value - ply
-    if value <= -WIN + MAX_PLY:
-        return value + ply
-    return value
+@njit(inline="always")
+def move_code(mv: np.uint64) -> int:
+    """The 16-bit table code of a packed move: start and end square (5 bits each) and 6
+    bits of a hash of the captured set (a king's captures with the same ends differ)."""
+    cap = ((mv & M32) * U(0x9E37_79B9_7F4A_7C15)) >> U(58)
+    return np.int64(((mv >> U(32)) & U(31)) | (((mv >> U(37)) & U(31)) << U(5))
+                    | (cap << U(10)))
 
 
 @njit(_nrt=False)
@@ -130,15 +140,15 @@ def _quiesce(w: np.uint64, b: np.uint64, k: np.uint64, side: int, alpha: int, be
 
 @njit(nogil=True, _nrt=False)
 def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha: int,
-         beta: int, ply: int, variant: int, buf: np.ndarray, tt_key: np.ndarray,
-         tt_val: np.ndarray, killers: np.ndarray, history: np.ndarray,
-         stats: np.ndarray, wt: np.ndarray, rep: np.ndarray) -> int:
+         beta: int, ply: int, variant: int, st: SearchState) -> int:
+    stats = st.stats
     if stats[S_NODES] >= stats[S_LIMIT]:
         stats[S_ABORT] = 1
         return 0
     if depth <= 0 or ply >= MAX_PLY - 2:
-        return _quiesce(w, b, k, side, alpha, beta, ply, variant, buf, stats, wt)
+        return _quiesce(w, b, k, side, alpha, beta, ply, variant, st.buf, stats, st.weights)
     stats[S_NODES] += 1
+    buf, table, killers, history, rep = st.buf, st.table, st.killers, st.history, st.rep
     key = zobrist(w, b, k, side)
     # repetitions: rep[0] = h, rep[1..h] = keys of the game before the root (since its last
     # man move or capture), rep[1 + h + p] = key at ply p of the current line. Only king
@@ -154,21 +164,19 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
             if rep[j] == key:
                 return 0
     rep[base + ply] = key
-    slot = np.int64(key & U(tt_key.shape[0] - 1))
-    tt_move = U(0)
-    if tt_key[slot] == key:
-        data = tt_val[slot, 0]
-        tt_move = U(data & 0x7FF_FFFF_FFFF)
-        tdepth = (data >> 43) & 0xFF
-        flag = (data >> 51) & 3
-        tscore = value_from_tt(tt_val[slot, 1], ply)
-        if ply > 0 and tdepth >= depth:
-            if flag == EXACT:
-                return tscore
-            if flag == LOWER and tscore >= beta:
-                return tscore
-            if flag == UPPER and tscore <= alpha:
-                return tscore
+    k0, k1 = tt_key(w, b, k, side)
+    row = tt.probe(table, k0, k1)
+    tt_move = tt.NO_MOVE
+    if row >= 0:
+        data = table[row, 2]
+        tt_move = tt.move(data)
+        if ply > 0 and tt.depth(data) >= depth:
+            lo = tt.value_from_tt(tt.lower(data), ply, WIN - MAX_PLY, INF)
+            hi = tt.value_from_tt(tt.upper(data), ply, WIN - MAX_PLY, INF)
+            if lo == hi or lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
     n = gen_moves(w, b, k, side, variant, buf, ply, np.int64(1))
     if n == 0:
         return -WIN + ply
@@ -177,7 +185,7 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
     # order: TT move, captures by size, killers, history (scores kept in buf[ply, i, 1])
     for i in range(n):
         mv = buf[ply, i, 0] & KEY_MASK
-        if mv == tt_move:
+        if move_code(mv) == tt_move:
             sc = 1 << 40
         elif mv & M32 != U(0):
             sc = (1 << 30) + popcount(mv & M32)
@@ -207,14 +215,13 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
         mv = buf[ply, i, 0] & KEY_MASK
         w2, b2, k2, s2 = make_move(w, b, k, side, mv)
         if i == 0:
-            score = -_pvs(w2, b2, k2, s2, depth - 1, -beta, -alpha, ply + 1, variant, buf,
-                          tt_key, tt_val, killers, history, stats, wt, rep)
+            score = -_pvs(w2, b2, k2, s2, depth - 1, -beta, -alpha, ply + 1, variant, st)
         else:
             score = -_pvs(w2, b2, k2, s2, depth - 1, -alpha - 1, -alpha, ply + 1, variant,
-                          buf, tt_key, tt_val, killers, history, stats, wt, rep)
+                          st)
             if alpha < score < beta:
                 score = -_pvs(w2, b2, k2, s2, depth - 1, -beta, -alpha, ply + 1, variant,
-                              buf, tt_key, tt_val, killers, history, stats, wt, rep)
+                              st)
         if stats[S_ABORT] != 0:
             return 0
         if score > best:
@@ -232,15 +239,14 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
                         hidx = ((mv >> U(32)) & U(31)) * U(32) + ((mv >> U(37)) & U(31))
                         history[hidx] += depth * depth
                     break
-    flag = EXACT
+    stored = tt.value_to_tt(best, ply, WIN - MAX_PLY, INF)
+    lo, hi = stored, stored
     if best <= alpha0:
-        flag = UPPER
+        lo = -INF
     elif best >= beta:
-        flag = LOWER
-    tt_key[slot] = key
-    tt_val[slot, 0] = np.int64(best_move) | (np.int64(min(depth, 255)) << 43) | (
-        np.int64(flag) << 51)
-    tt_val[slot, 1] = value_to_tt(best, ply)
+        hi = INF
+    tt.store(table, k0, k1, min(depth, 255), stats[S_GEN], lo, hi,
+             move_code(best_move) if best_move != U(0) else tt.NO_MOVE)
     return best
 
 
@@ -300,8 +306,8 @@ class Engine(core_engine.Engine):
         self._code = board_mod._variant_code(variant)
         super().__init__(level)
         self.weights = default_weights(variant) if weights is None else weights
-        self.tt_key = np.zeros(1 << tt_bits, dtype=np.uint64)
-        self.tt_val = np.zeros((1 << tt_bits, 2), dtype=np.int64)
+        self.table = tt.new_table(tt_bits)
+        self._generation = 0
         self.killers = np.zeros((MAX_PLY, 2), dtype=np.uint64)
         self.history = np.zeros(32 * 32, dtype=np.int64)
         self.buf = new_buffer(MAX_PLY)
@@ -314,8 +320,7 @@ class Engine(core_engine.Engine):
 
     def new_game(self) -> None:
         """Forget everything learnt (transposition table, killers, history)."""
-        self.tt_key[:] = 0
-        self.tt_val[:] = 0
+        self.table[:] = 0
         self.killers[:] = 0
         self.history[:] = 0
 
@@ -329,6 +334,7 @@ class Engine(core_engine.Engine):
             limit = Limit(depth=self.level_depth, time=self.level_time)
         stop = self.stop_signal
         stop.clear()
+        self._generation = (self._generation + 1) & 0xFF  # older entries go first
         budget = self.time_manager.budget(limit, [1.0] * moves_left(board))
         max_depth = min(limit.depth or MAX_PLY - 10, MAX_PLY - 10)
         node_limit = limit.nodes if limit.nodes is not None else 1 << 62
@@ -340,7 +346,8 @@ class Engine(core_engine.Engine):
             stop.arm(budget.maximum)
         w, b, k, side = board.bitboards()
         stats = self._stats
-        rep = self._repetition_keys(board)
+        state = SearchState(self.buf, self.table, self.killers, self.history, stats,
+                            self.weights, self._repetition_keys(board))
         self.killers[:] = 0
         self.history //= 4
         result = SearchResult(legal[0], Score(0.0, Unit.MEN), [legal[0]])
@@ -349,12 +356,11 @@ class Engine(core_engine.Engine):
         for d in range(1, max_depth + 1):
             stats[:] = 0
             stats[S_LIMIT] = node_limit - total_nodes
+            stats[S_GEN] = self._generation
             if stop.is_set():
                 stats[S_LIMIT] = 0
             score = _pvs(U(w), U(b), U(k), np.int64(side), np.int64(d), np.int64(-INF),
-                         np.int64(INF), np.int64(0), np.int64(self._code), self.buf,
-                         self.tt_key, self.tt_val, self.killers, self.history, stats,
-                         self.weights, rep)
+                         np.int64(INF), np.int64(0), np.int64(self._code), state)
             total_nodes += int(stats[S_NODES])
             elapsed = time.perf_counter() - start
             if stats[S_ABORT] != 0 and d > 1:
@@ -397,6 +403,14 @@ class Engine(core_engine.Engine):
         return rep
 
     @staticmethod
+    def _move_of_code(board: board_mod.Board, code: int) -> board_mod.Move | None:
+        for m in board.legal_moves:
+            packed = m.captured | m.start << 32 | m.end << 37
+            if int(move_code(U(packed))) == code:
+                return m
+        return None
+
+    @staticmethod
     def _move_of(board: board_mod.Board, packed: int) -> board_mod.Move | None:
         start, end, cap = (packed >> 32) & 31, (packed >> 37) & 31, packed & 0xFFFF_FFFF
         for m in board.legal_moves:
@@ -412,11 +426,11 @@ class Engine(core_engine.Engine):
         seen = {b.fen()}
         while len(pv) < depth:
             w, bl, k, side = b.bitboards()
-            key = int(zobrist(U(w), U(bl), U(k), np.int64(side)))
-            slot = key & (self.tt_key.shape[0] - 1)
-            if int(self.tt_key[slot]) != key:
+            k0, k1 = tt_key(U(w), U(bl), U(k), np.int64(side))
+            row = tt.probe(self.table, U(k0), U(k1))
+            if row < 0:
                 break
-            m = self._move_of(b, int(self.tt_val[slot, 0]) & 0x7FF_FFFF_FFFF)
+            m = self._move_of_code(b, int(tt.move(self.table[row, 2])))
             if m is None:
                 break
             pv.append(m)
