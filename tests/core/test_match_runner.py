@@ -190,3 +190,44 @@ def test_kit_hooks_for_resignation_and_final_scoring() -> None:
     scored = dataclasses.replace(toy, final_result=lambda board: (
         Outcome(Termination.PASSES, None), "0"))
     assert referee(Nim(), perfect(), perfect(), Limit(), kit=scored) == (0.5, "two passes")
+
+
+def test_an_outside_engine_gets_the_limits_of_its_spec() -> None:
+    import dataclasses
+
+    from bitgames.core.engine import SearchResult
+
+    seen: list[Limit] = []
+
+    class Recorder:
+        name = "recorder"
+
+        def new_game(self) -> None:
+            pass
+
+        def play(self, board: Nim, limit: Limit) -> SearchResult:
+            seen.append(limit)
+            return SearchResult(board.legal_moves[0])
+
+        def close(self) -> None:
+            pass
+
+    toy = dataclasses.replace(kit(), client=lambda command: Recorder())
+    plain = make_player(toy, PlayerSpec.parse("cmd:anything"))
+    limited = make_player(toy, PlayerSpec.parse('cmd:"anything --x",depth:8'))
+    referee(Nim(5), plain, limited, Limit(), clock=TimeControl(60.0))
+    assert seen[0].depth is None and seen[1].depth == 8
+    assert seen[1].remaining is not None and seen[1].remaining <= 60.0
+    with pytest.raises(BitgamesError, match="takes only limits"):
+        PlayerSpec.parse('cmd:"x",level:3')
+    with pytest.raises(BitgamesError, match="quote is not closed"):
+        PlayerSpec.parse('cmd:"x --y')
+
+
+def test_bad_engine_options_fail_before_any_game(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    add_match_options(parser)
+    args = parser.parse_args(["level:2,seed:many", "level:1", "--scheduler", "serial"])
+    with pytest.raises(ValueError, match="many"):
+        run_match_command(args, KIT, {})
+    assert capsys.readouterr().out == ""

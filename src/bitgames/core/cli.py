@@ -101,8 +101,7 @@ def run_match_command(args: argparse.Namespace, kit_factory: str,
     )
     from bitgames.core.parallel import check_scheduler
 
-    for spec in (args.a, args.b):
-        PlayerSpec.parse(spec)  # errors before any game starts
+    specs = [PlayerSpec.parse(spec) for spec in (args.a, args.b)]  # errors before any game
     check_scheduler(args.scheduler)
     if args.games < 1:
         raise BitgamesError(f"--games must be at least 1, got {args.games}")
@@ -110,6 +109,11 @@ def run_match_command(args: argparse.Namespace, kit_factory: str,
         raise BitgamesError("--resume needs --save FILE")
     module, _, name = kit_factory.partition(":")
     kit = getattr(importlib.import_module(module), name)(**kit_options)
+    for spec in specs:  # a built-in engine's options and level, checked (and its
+        if spec.command is None:  # kernels compiled) here, before the workers start
+            engine = kit.engine(spec.options)
+            if spec.level is not None:
+                engine.level = spec.level
     openings: list[tuple[str, ...]]
     if args.openings:
         path = Path(args.openings)

@@ -534,6 +534,19 @@ class Player(Protocol):
     def close(self) -> None: ...
 
 
+def with_clock(own: Limit, match: Limit) -> Limit:
+    """A player's own limit with the match's clock (remaining time, increment, moves to
+    go) on top, when the match has one.
+
+    >>> with_clock(Limit(depth=6), Limit(remaining=30.0, increment=0.5)).remaining
+    30.0
+    """
+    if match.remaining is None:
+        return own
+    return replace(own, remaining=match.remaining, increment=match.increment,
+                   moves_to_go=match.moves_to_go)
+
+
 class EnginePlayer:
     """A :class:`Player` made of a built-in engine and a fixed limit.
 
@@ -549,12 +562,7 @@ class EnginePlayer:
         self.engine.new_game()
 
     def play(self, board: Any, limit: Limit) -> SearchResult:
-        if limit.remaining is not None:
-            mine = replace(self.limit, remaining=limit.remaining, increment=limit.increment,
-                           moves_to_go=limit.moves_to_go)
-        else:
-            mine = self.limit
-        return self.engine.search(board, mine)
+        return self.engine.search(board, with_clock(self.limit, limit))
 
     def close(self) -> None:
         pass

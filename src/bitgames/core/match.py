@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bitgames.core.engine import Limit
+from bitgames.core.engine import Limit, with_clock
 from bitgames.core.errors import BitgamesError, EngineError
 
 
@@ -371,7 +371,9 @@ class PlayerSpec:
     """A player as the command line names it, the same in every game.
 
     - ``cmd:COMMAND`` -- an outside engine started with ``COMMAND`` (split as a shell
-      would) and spoken to in the game's protocol (NBoard, Hub, GTP, UCI);
+      would) and spoken to in the game's protocol (NBoard, Hub, GTP, UCI); with the
+      command in quotes, limits may follow: ``cmd:"my-engine --hub",depth:8`` (sent to
+      the engine where its protocol can say them);
     - ``key:value,...`` -- the built-in engine: ``level:N``, and limits ``depth:N``,
       ``nodes:N`` (Go: playouts), ``time:SECONDS`` per move; other keys are the game's
       own engine options (Othello ``eval:classic``). A bare number is a level.
@@ -382,6 +384,9 @@ nodes=None, time=0.5, remaining=None, increment=0.0, moves_to_go=None, infinite=
 options={})
     >>> PlayerSpec.parse('cmd:gnugo --mode gtp --level 10').command
     'gnugo --mode gtp --level 10'
+    >>> spec = PlayerSpec.parse('cmd:"scan hub",depth:8')
+    >>> spec.command, spec.limit.depth
+    ('scan hub', 8)
     """
 
     text: str
@@ -394,16 +399,31 @@ options={})
     def parse(cls, text: str) -> PlayerSpec:
         text = text.strip()
         if text.startswith("cmd:"):
-            command = text[4:].strip()
-            if len(command) >= 2 and command[0] == command[-1] and command[0] in "'\"":
-                command = command[1:-1]
+            command, rest = text[4:].strip(), ""
+            if command[:1] in ("'", '"'):
+                end = command.find(command[0], 1)
+                if end < 0:
+                    raise BitgamesError(f"player {text!r}: the command's quote is not closed")
+                command, rest = command[1:end], command[end + 1:].strip()
+                if rest and not rest.startswith(","):
+                    raise BitgamesError(f"player {text!r}: after the quoted command, only "
+                                        ",depth:N / ,nodes:N / ,time:S may follow")
             if not command:
                 raise BitgamesError("player 'cmd:' needs a command, e.g. cmd:\"gnugo --mode gtp\"")
-            return cls(text, command=command)
+            level, limit, options = cls._settings(text, rest)
+            if level is not None or options:
+                raise BitgamesError(f"player {text!r}: an outside engine takes only limits "
+                                    "(depth, nodes, time); set its level in its command")
+            return cls(text, command=command, limit=limit)
+        level, limit, options = cls._settings(text, text)
+        return cls(text, level=level, limit=limit, options=options)
+
+    @staticmethod
+    def _settings(text: str, part_text: str) -> tuple[int | None, Limit, dict[str, str]]:
         level: int | None = None
         limits: dict[str, Any] = {}
         options: dict[str, str] = {}
-        for part in filter(None, (p.strip() for p in text.split(","))):
+        for part in filter(None, (p.strip() for p in part_text.split(","))):
             key, sep, value = part.partition(":")
             if not sep:
                 key, value = "level", part
@@ -419,7 +439,7 @@ options={})
             except ValueError:
                 raise BitgamesError(f"player {text!r}: {key} needs a number, got {value!r}"
                                     ) from None
-        return cls(text, level=level, limit=Limit(**limits), options=options)
+        return level, Limit(**limits), options
 
 
 @dataclass(frozen=True)
@@ -451,11 +471,31 @@ def make_player(kit: GameKit, spec: PlayerSpec) -> Any:
     from bitgames.core.engine import EnginePlayer
 
     if spec.command is not None:
-        return kit.client(spec.command)
+        client = kit.client(spec.command)
+        return client if spec.limit.is_empty() else LimitedPlayer(client, spec.limit)
     engine = kit.engine(spec.options)
     if spec.level is not None:
         engine.level = spec.level
     return EnginePlayer(engine, spec.limit, name=spec.text)
+
+
+class LimitedPlayer:
+    """An outside engine told the limits of its spec (``cmd:"...",depth:8``) at each move;
+    the match's clock comes on top, as for built-in engines."""
+
+    def __init__(self, player: Any, limit: Limit) -> None:
+        self.player = player
+        self.limit = limit
+        self.name = player.name
+
+    def new_game(self) -> None:
+        self.player.new_game()
+
+    def play(self, board: Any, limit: Limit) -> Any:
+        return self.player.play(board, with_clock(self.limit, limit))
+
+    def close(self) -> None:
+        self.player.close()
 
 
 def referee(board: Any, first: Any, second: Any, limit: Limit,
