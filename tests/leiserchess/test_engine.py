@@ -193,7 +193,7 @@ def test_recursive_search_kernels_have_one_signature() -> None:
     bb, st = _kernel_state(e, board, 0)
     one, zero = 1, 0
     S.pvs(*bb, board.side, 3, zero, -S.INF, S.INF, one, one, zero, st)
-    S.qsearch(*bb, board.side, zero, -S.INF, S.INF, st.moves, e.params, st.stats, st.stop)
+    S.qsearch(*bb, board.side, zero, -S.INF, S.INF, st)
     assert len(S.pvs.signatures) == 1
     assert len(S.qsearch.signatures) == 1
 

@@ -168,79 +168,6 @@ def gen_touching(
     return n
 
 
-@njit(_nrt=False)
-def qsearch(
-    w: np.uint64,
-    b: np.uint64,
-    k: np.uint64,
-    o0: np.uint64,
-    o1: np.uint64,
-    side: int,
-    ply: int,
-    alpha: int,
-    beta: int,
-    moves: np.ndarray,
-    params: np.ndarray,
-    stats: np.ndarray,
-    stop: np.ndarray,
-) -> int:
-    """Quiescence search over zapping moves (those that only zap own Pawns skipped).
-
-    When the side to move's beam currently leaves the board, a move can only zap if it
-    touches a square of that beam, so only those moves are made.
-    """
-    stats[S_NODES] += 1
-    if ply > stats[S_SELDEPTH]:
-        stats[S_SELDEPTH] = ply
-    own = w if side == 0 else b
-    opp = b if side == 0 else w
-    occ = w | b
-    own_path, stop_sq, kind = trace(occ, k, o0, o1, ctz(k & own))
-    if kind == 2 and ((opp >> U(stop_sq)) & ONE):
-        return MATE - (ply + 1)  # the null move zaps the enemy King
-    opp_path = laser_path(w, b, k, o0, o1, 1 - side)
-    wpath = own_path if side == 0 else opp_path
-    bpath = opp_path if side == 0 else own_path
-    stand = evaluate(w, b, k, o0, o1, side, wpath, bpath, params) + params[P_HMB]
-    if stand >= beta or ply >= MAX_PLY - 1:
-        return stand
-    if stand > alpha:
-        alpha = stand
-    own_n = popcount(own)
-    opp_n = popcount(opp)
-    mv = moves[ply]
-    if kind == 0:
-        n = gen_touching(w, b, k, side, opp_path, own_path, mv)
-    else:
-        n = gen_moves(w, b, k, o0, o1, side, opp_path, mv)
-    best = stand
-    for i in range(n):
-        m = mv[i]
-        nw, nb, nk, n0, n1, zapped, res = make_move(w, b, k, o0, o1, side, m)
-        if res != NONE:
-            if (res == 1) == (side == 0):
-                continue  # suicide
-            return MATE - (ply + 1)
-        if zapped == 0:
-            continue
-        nown = popcount(nw if side == 0 else nb)
-        nopp = popcount(nb if side == 0 else nw)
-        if nopp == opp_n and nown < own_n:
-            continue  # blunder: zaps only own pawns
-        score = -qsearch(
-            nw, nb, nk, n0, n1, 1 - side, ply + 1, -beta, -alpha, moves, params, stats, stop
-        )
-        if stop[0]:
-            return 0
-        if score > best:
-            best = score
-            if score > alpha:
-                alpha = score
-                if score >= beta:
-                    break
-    return best
-
-
 class SearchState(NamedTuple):
     """The arrays every node of one search shares (allocated by :class:`Engine`)."""
 
@@ -266,6 +193,77 @@ class SearchState(NamedTuple):
     #: the packed closebook tables (length 0: no closebook)
     cb_kings: np.ndarray
     cb_pawn: np.ndarray
+
+
+@njit(_nrt=False)
+def qsearch(
+    w: np.uint64,
+    b: np.uint64,
+    k: np.uint64,
+    o0: np.uint64,
+    o1: np.uint64,
+    side: int,
+    ply: int,
+    alpha: int,
+    beta: int,
+    st: SearchState,
+) -> int:
+    """Quiescence search over zapping moves (those that only zap own Pawns skipped).
+
+    When the side to move's beam currently leaves the board, a move can only zap if it
+    touches a square of that beam, so only those moves are made.
+    """
+    stats = st.stats
+    stop = st.stop
+    params = st.params
+    stats[S_NODES] += 1
+    if ply > stats[S_SELDEPTH]:
+        stats[S_SELDEPTH] = ply
+    own = w if side == 0 else b
+    opp = b if side == 0 else w
+    occ = w | b
+    own_path, stop_sq, kind = trace(occ, k, o0, o1, ctz(k & own))
+    if kind == 2 and ((opp >> U(stop_sq)) & ONE):
+        return MATE - (ply + 1)  # the null move zaps the enemy King
+    opp_path = laser_path(w, b, k, o0, o1, 1 - side)
+    wpath = own_path if side == 0 else opp_path
+    bpath = opp_path if side == 0 else own_path
+    stand = evaluate(w, b, k, o0, o1, side, wpath, bpath, params) + params[P_HMB]
+    if stand >= beta or ply >= MAX_PLY - 1:
+        return stand
+    if stand > alpha:
+        alpha = stand
+    own_n = popcount(own)
+    opp_n = popcount(opp)
+    mv = st.moves[ply]
+    if kind == 0:
+        n = gen_touching(w, b, k, side, opp_path, own_path, mv)
+    else:
+        n = gen_moves(w, b, k, o0, o1, side, opp_path, mv)
+    best = stand
+    for i in range(n):
+        m = mv[i]
+        nw, nb, nk, n0, n1, zapped, res = make_move(w, b, k, o0, o1, side, m)
+        if res != NONE:
+            if (res == 1) == (side == 0):
+                continue  # suicide
+            return MATE - (ply + 1)
+        if zapped == 0:
+            continue
+        nown = popcount(nw if side == 0 else nb)
+        nopp = popcount(nb if side == 0 else nw)
+        if nopp == opp_n and nown < own_n:
+            continue  # blunder: zaps only own pawns
+        score = -qsearch(nw, nb, nk, n0, n1, 1 - side, ply + 1, -beta, -alpha, st)
+        if stop[0]:
+            return 0
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                if score >= beta:
+                    break
+    return best
 
 
 @njit(_nrt=False, inline="always")
@@ -444,7 +442,7 @@ def pvs(
         return value
     if depth <= 0:
         stats[S_NODES] -= 1
-        return qsearch(w, b, k, o0, o1, side, ply, alpha, beta, st.moves, params, stats, stop)
+        return qsearch(w, b, k, o0, o1, side, ply, alpha, beta, st)
 
     tt_move = -1
     use_tt = params[P_USE_TT] != 0
