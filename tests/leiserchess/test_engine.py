@@ -165,26 +165,35 @@ def test_search_without_jit_matches(run_without_jit: Callable[..., str]) -> None
     assert out.split() == [str(r.move), str(r.score.value), str(r.nodes)]
 
 
-def test_recursive_search_kernels_have_one_signature() -> None:
-    # Call the recursive kernels directly with the production argument types (when the
-    # caller search_root comes from the on-disk cache they are never compiled otherwise).
-    board = Board(TACTIC)
-    e = S.Engine(tt_bits=10)
+def _kernel_state(engine: S.Engine, board: Board, ply: int
+                  ) -> tuple[tuple[np.uint64, ...], S.SearchState]:
+    """The bitboards of ``board`` and a :class:`SearchState` of ``engine`` to call the
+    kernels directly with ``board`` at ``ply`` (no history: no repetitions)."""
     bb = tuple(np.uint64(x) for x in board.bitboards())
     boards = np.zeros((S.MAX_PLY + 4, 5), dtype=np.uint64)
-    boards[1] = bb
+    boards[ply + 1] = bb
     hashes = np.zeros(S.MAX_PLY + 8, dtype=np.uint64)
     moves = np.zeros((S.MAX_PLY + 2, 96), dtype=np.int64)
     scores = np.zeros((S.MAX_PLY + 2, 96), dtype=np.int64)
     stats = np.zeros(16, dtype=np.int64)
     stats[S.S_LIMIT] = 1 << 40
-    stats[S.S_TT_MASK] = e.tt_mask
+    stats[S.S_TT_GEN] = 1
+    stats[S.S_ROOT_SIDE] = board.side if ply % 2 == 0 else 1 - board.side
     empty = np.zeros(0, dtype=np.uint8)
+    return bb, S.SearchState(boards, hashes, moves, scores, engine.killers, engine.history,
+                             engine.tt, engine.params, stats, engine.stop_signal.flag,
+                             empty, empty)
+
+
+def test_recursive_search_kernels_have_one_signature() -> None:
+    # Call the recursive kernels directly with the production argument types (when the
+    # caller search_root comes from the on-disk cache they are never compiled otherwise).
+    board = Board(TACTIC)
+    e = S.Engine(tt_bits=10)
+    bb, st = _kernel_state(e, board, 0)
     one, zero = 1, 0
-    st = S.SearchState(boards, hashes, moves, scores, e.killers, e.history, e.tt_keys,
-                       e.tt_data, e.params, stats, e.stop_signal.flag, empty, empty)
     S.pvs(*bb, board.side, 3, zero, -S.INF, S.INF, one, one, zero, st)
-    S.qsearch(*bb, board.side, zero, -S.INF, S.INF, moves, e.params, stats, e.stop_signal.flag)
+    S.qsearch(*bb, board.side, zero, -S.INF, S.INF, st)
     assert len(S.pvs.signatures) == 1
     assert len(S.qsearch.signatures) == 1
 
@@ -333,3 +342,88 @@ def test_uci_random_lines_never_kill(lines: list[str]) -> None:
     safe = [x for x in lines if not x.strip().lower().startswith(("go", "perft", "quit"))]
     out = uci("\n".join(safe + ["isready"]) + "\n")
     assert out[-1] == "readyok"
+
+
+# Side to move zaps the enemy King by force on its second move (3 plies) and not sooner:
+# found by a plain minimax over Board.legal_moves (findable again with _wins_within).
+WIN_IN_3 = ("ee7/8/8/8/8/8/1NE6/4NN3 W", "ss7/8/8/8/2ne5/6NN1/8/3SE4 B",
+            "8/1ee6/8/4sw3/8/8/6SW1/5WW2 B", "ww7/8/5se2/8/8/8/2NE5/7WW W")
+
+
+def _wins_within(board: Board, plies: int) -> bool:
+    """Plain minimax: the side to move can force a King zap within ``plies`` (odd) plies."""
+    for move in list(board.legal_moves):
+        board.push(move)
+        outcome = board.outcome()
+        won = outcome is not None and outcome.winner is not None and outcome.winner != board.turn
+        forced = outcome is None and plies >= 3 and _replies_lose(board, plies - 1)
+        board.pop()
+        if won or forced:
+            return True
+    return False
+
+
+def _replies_lose(board: Board, plies: int) -> bool:
+    """Every reply of the side to move loses within ``plies`` (even) plies."""
+    for move in list(board.legal_moves):
+        board.push(move)
+        outcome = board.outcome()
+        ok = outcome is None and _wins_within(board, plies - 1)
+        lost_here = (outcome is not None and outcome.winner is not None
+                     and outcome.winner == board.turn)  # the reply zapped its own King
+        board.pop()
+        if not (ok or lost_here):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("fen", WIN_IN_3)
+def test_win_distances_stay_right_through_the_table(fen: str) -> None:
+    # One engine searches the positions two plies into the win first, then the start:
+    # their table entries (forced zaps found at ply 0) are read back at ply 2, where
+    # the distance must grow by two. The distances are checked against plain minimax.
+    board = Board(fen)
+    assert _wins_within(board, 3) and not _wins_within(board, 1)
+    engine = S.Engine(tt_bits=12)
+    for move in board.legal_moves:
+        board.push(move)
+        if board.outcome() is None and _replies_lose(board, 2):
+            for reply in list(board.legal_moves):
+                board.push(reply)
+                if board.outcome() is None:
+                    res = engine.search(board, Limit(depth=4))
+                    assert res.score == Score.win_in(1, Unit.PAWNS), (move, reply)
+                board.pop()
+        board.pop()
+    res = engine.search(board, Limit(depth=6))
+    assert res.score == Score.win_in(3, Unit.PAWNS)
+
+
+def _play_into_the_win(board: Board) -> None:
+    """Push the winning move of a WIN_IN_3 position and a reply that does not end the game."""
+    for move in list(board.legal_moves):
+        board.push(move)
+        if board.outcome() is None and _replies_lose(board, 2):
+            for reply in board.legal_moves:
+                board.push(reply)
+                if board.outcome() is None:
+                    return
+                board.pop()
+        board.pop()
+    raise AssertionError(f"no forced win in {board.fen()}")
+
+
+@pytest.mark.parametrize("fen", WIN_IN_3)
+def test_a_stored_win_is_read_back_relative_to_the_node(fen: str) -> None:
+    # The position two plies into the forced win: its side to move zaps at once.
+    board = Board(fen)
+    _play_into_the_win(board)
+    assert _wins_within(board, 1)
+    engine = S.Engine(tt_bits=12)
+    bb, st = _kernel_state(engine, board, 0)
+    assert S.pvs(*bb, board.side, 3, 0, -S.INF, S.INF, 1, 1, 0, st) == S.MATE - 1
+    # the same position two plies down, in a non-PV node: the table settles it at once
+    # (one node), with the zap now three plies from the root
+    bb, st = _kernel_state(engine, board, 2)
+    assert S.pvs(*bb, board.side, 3, 2, -S.INF, S.INF, 0, 1, 2, st) == S.MATE - 3
+    assert st.stats[S.S_NODES] == 1

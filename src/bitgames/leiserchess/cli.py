@@ -10,7 +10,7 @@ import argparse
 import time
 from typing import Any
 
-from bitgames.core.cli import add_json_flag, emit
+from bitgames.core.cli import add_json_flag, add_match_options, emit
 
 
 def add_commands(sub: Any) -> None:
@@ -68,21 +68,20 @@ def add_commands(sub: Any) -> None:
 
     mt = sub.add_parser(
         "match",
-        help="engine against engine (full evaluation vs material only, or vs itself)",
-        description="Play engine-vs-engine games through bitgames.core.match: each random "
-        "opening twice with colours swapped; report the score and Elo of A with an error "
-        "bar.",
+        help="engine against engine: the built-in engine or outside UCI engines",
+        description="Play a match: each opening twice with colours swapped, games in "
+        "parallel; report the score and Elo of A with its 95% interval. Players: "
+        "level:N[,depth:N][,nodes:N][,time:S][,eval:full|material][,hash:BITS] for the "
+        "built-in engine (eval:material plays on material alone; hash: table size "
+        "2**BITS), or cmd:\"COMMAND\" for an outside engine speaking the 6.172 UCI "
+        "dialect (e.g. cmd:\"./leiserchess\" for the course's binary). --records writes "
+        "the referee's PGN-like records. Ctrl-C stops the match; the finished games "
+        "stay in --save (exit 130).",
     )
-    mt.add_argument("--a", choices=["full", "material"], default="full", help="player A eval")
-    mt.add_argument("--b", choices=["full", "material"], default="material",
-                    help="player B eval")
-    mt.add_argument("--depth", type=int, default=4, help="search depth of both players")
-    mt.add_argument("--games", type=int, default=200, help="number of games (even)")
-    mt.add_argument("--opening-plies", type=int, default=4,
-                    help="random legal plies of each opening")
-    mt.add_argument("--seed", type=int, default=2016, help="seed of the random openings")
-    mt.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw after this")
-    add_json_flag(mt)
+    add_match_options(mt)
+    mt.add_argument("--draw-rule", choices=["rules", "referee", "none"], default="rules",
+                    help="the no-zap draw: rules (50 moves without a Pawn zapped, "
+                    "default), referee (the autotester's 200 plies without a zap), none")
     mt.set_defaults(func=cmd_match)
 
     cb = sub.add_parser(
@@ -94,14 +93,16 @@ def add_commands(sub: Any) -> None:
     cbs = cb.add_subparsers(dest="closebook_command", metavar="ACTION")
     cbs.required = True
     build = cbs.add_parser("build", help="compute the table and write it to a file")
-    build.add_argument("--out", default=None, help="output file (default: the package data dir)")
+    build.add_argument("--out", default=None, help="output file (default: in the cache directory, "
+                       "~/.cache/bitgames or $BITGAMES_CACHE_DIR)")
     build.add_argument("--kings-only", action="store_true",
                        help="only the two-Kings table (seconds instead of minutes)")
     add_json_flag(build)
     build.set_defaults(func=cmd_closebook_build)
     probe = cbs.add_parser("probe", help="look a position up")
     probe.add_argument("fen")
-    probe.add_argument("--book", default=None, help="table file (default: the package data dir)")
+    probe.add_argument("--book", default=None, help="table file (default: the one closebook build "
+                       "writes, in the cache directory)")
     add_json_flag(probe)
     probe.set_defaults(func=cmd_closebook_probe)
 
@@ -184,73 +185,67 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
-def random_openings(count: int, plies: int, seed: int) -> list[list[str]]:
-    """``count`` distinct random openings of ``plies`` legal moves from the start."""
-    import random
-
+def match_kit(draw_rule: str = "rules") -> Any:
+    """The :class:`~bitgames.core.match.GameKit` of Leiserchess: boards under
+    ``draw_rule``, the built-in engine (options ``eval:full|material``, ``hash:BITS``),
+    outside engines in the 6.172 UCI dialect, the referee's PGN-like records."""
+    from bitgames.core.errors import BitgamesError
+    from bitgames.core.match import GameKit
     from bitgames.leiserchess.board import Board
 
-    rng = random.Random(seed)
-    seen: set[str] = set()
-    out: list[list[str]] = []
-    while len(out) < count:
-        board = Board()
-        line: list[str] = []
-        for _ in range(plies):
-            moves = list(board.legal_moves)
-            if not moves or board.is_game_over():
-                break
-            m = rng.choice(moves)
-            board.push(m)
-            line.append(str(m))
-        if board.is_game_over() or board.fen() in seen:
-            continue
-        seen.add(board.fen())
-        out.append(line)
-    return out
+    if draw_rule not in ("rules", "referee", "none"):
+        raise BitgamesError(f"draw_rule must be rules, referee or none, got {draw_rule!r}")
+
+    def new_board() -> Any:
+        return Board(draw_rule=draw_rule)  # type: ignore[arg-type]
+
+    return GameKit("leiserchess", new_board, _engine, _client, _record)
 
 
-def cmd_match(args: argparse.Namespace) -> int:
-    import sys
-
+def _engine(options: dict[str, str]) -> Any:
     from bitgames.core import jit
     from bitgames.core.errors import BitgamesError
-    from bitgames.core.match import run_match
-
-    if args.games < 2 or args.games % 2:
-        raise BitgamesError(f"--games must be an even number >= 2, got {args.games}")
-    if args.depth < 1:
-        raise BitgamesError(f"--depth must be 1 or more, got {args.depth}")
-    jit.ensure_warm("leiserchess", "rules", "engine")
-    from bitgames.core.engine import Limit
-    from bitgames.leiserchess.board import Board
     from bitgames.leiserchess.eval import default_params, material_params
     from bitgames.leiserchess.search import Engine
 
-    def player(kind: str) -> Any:
-        engine = Engine(tt_bits=18, params=default_params() if kind == "full"
-                        else material_params())
+    unknown = set(options) - {"eval", "hash"}
+    if unknown:
+        raise BitgamesError(f"unknown Leiserchess engine option(s) {', '.join(sorted(unknown))}"
+                            " (known: eval:full|material, hash:BITS)")
+    kind = options.get("eval", "full")
+    if kind not in ("full", "material"):
+        raise BitgamesError(f"eval must be full or material, got {kind!r}")
+    try:
+        bits = int(options.get("hash", "20"))
+    except ValueError:
+        raise BitgamesError(f"hash needs a number of bits, got {options['hash']!r}") from None
+    if not 8 <= bits <= 28:
+        raise BitgamesError(f"hash must be 8..28 bits, got {bits}")
+    jit.ensure_warm("leiserchess", "rules", "engine")
+    return Engine(tt_bits=bits,
+                  params=default_params() if kind == "full" else material_params())
 
-        def choose(board: Any) -> Any:
-            return engine.play(board, Limit(depth=args.depth))
 
-        return choose
+def _client(command: str) -> Any:
+    from bitgames.core.protocol import ProcessTransport
+    from bitgames.leiserchess.uci import UciClient
 
-    openings = random_openings(args.games // 2, args.opening_plies, args.seed)
-    start = time.perf_counter()
+    return UciClient(ProcessTransport(command))
 
-    def progress(record: Any, result: Any) -> None:
-        print(f"game {result.n}: A {record.a_score} ({record.plies} plies)  {result.summary()}",
-              file=sys.stderr, flush=True)
 
-    new_board: Any = Board
-    result = run_match(player(args.a), player(args.b), new_board, openings,
-                       max_plies=args.max_plies, on_game=progress)
-    rec = result.to_dict()
-    rec.update({"a": args.a, "b": args.b, "depth": args.depth,
-                "seconds": round(time.perf_counter() - start, 1)})
-    emit(rec, args.json, f"A={args.a} vs B={args.b} at depth {args.depth}: {result.summary()}")
-    return 0
+def _record(board: Any, white: str, black: str, result: str) -> str:
+    from bitgames.leiserchess.pgn import write_game
+
+    return write_game(board, white, black, result)
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from bitgames.core import jit
+    from bitgames.core.cli import run_match_command
+
+    jit.ensure_warm("leiserchess", "rules", "engine")
+    return run_match_command(args, "bitgames.leiserchess.cli:match_kit",
+                             {"draw_rule": args.draw_rule})
 
 
 def cmd_closebook_build(args: argparse.Namespace) -> int:

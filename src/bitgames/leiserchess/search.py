@@ -1,6 +1,7 @@
 """The Leiserchess engine: principal-variation search in numba, driven from Python.
 
-Kernel side: :func:`pvs` (negamax PVS with a transposition table, killer and history
+Kernel side: :func:`pvs` (negamax PVS with the shared transposition table of
+:mod:`bitgames.core.tt`, keyed by two independent position hashes; killer and history
 ordering, null-move pruning, late-move reductions, reverse and extended futility pruning,
 a +1 extension for zapping moves, repetition draws and the Ko rule) and :func:`qsearch`
 (zapping moves only, blunders skipped). Both beam paths are computed once per node and
@@ -28,10 +29,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from bitgames.core import tt
 from bitgames.core.bits import ctz, popcount
 from bitgames.core.engine import End, Info, InfoCallback, Limit, Score, SearchResult, Unit
 from bitgames.core.engine import Engine as CoreEngine
 from bitgames.core.jit import njit, register_warmup
+from bitgames.core.rng import mix64, random_at
 from bitgames.leiserchess.board import Move
 from bitgames.leiserchess.closebook import (
     CODE_DRAW,
@@ -80,76 +83,34 @@ S_LIMIT = 1
 S_ROOT_SIDE = 2
 S_SELDEPTH = 3
 S_GPLY0 = 4  # game ply of the root
-S_TT_MASK = 5
+S_TT_GEN = 5  # the search's generation in the table (1..255)
 S_BEST_MOVE = 8  # the root's best move of the iteration (-1: none yet)
 S_BEST_SCORE = 9  # its score
 
-# TT flags
-EXACT = 1
-LOWER = 2
-UPPER = 3
-
-_C1 = U(0xBF58476D1CE4E5B9)
-_C2 = U(0x94D049BB133111EB)
-_G = U(0x9E3779B97F4A7C15)
+#: the words keying each of the two hashes (w, b, k, o0, o1, side to move), from core/rng
+_KEYS_A = tuple(random_at(0x1E15E5C4E55, i) for i in range(1, 7))
+_KEYS_B = tuple(random_at(0x6172_2016, i) for i in range(1, 7))
 
 
 @njit(inline="always")
-def _mix(x: np.uint64) -> np.uint64:
-    x = (x ^ (x >> U(30))) * _C1
-    x = (x ^ (x >> U(27))) * _C2
-    return x ^ (x >> U(31))
+def _hash(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64, side: int,
+          keys: tuple[np.uint64, ...]) -> np.uint64:
+    h = mix64(w ^ keys[0])
+    h = mix64(h ^ b ^ keys[1])
+    h = mix64(h ^ k ^ keys[2])
+    h = mix64(h ^ o0 ^ keys[3])
+    h = mix64(h ^ o1 ^ keys[4])
+    return h ^ keys[5] if side else h
 
 
 @njit
 def hash_position(
     w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64, side: int
 ) -> np.uint64:
-    """64-bit hash of a position (board and side to move)."""
-    h = _mix(w + _G)
-    h = _mix(h ^ b)
-    h = _mix(h ^ k)
-    h = _mix(h ^ o0)
-    h = _mix(h ^ o1)
-    if side:
-        h = ~h
-    return h
-
-
-@njit(inline="always")
-def _tt_pack(move: int, score: int, depth: int, flag: int) -> np.uint64:
-    return (
-        U(move & 0x3FFF)
-        | (U((score + 32768) & 0xFFFF) << U(14))
-        | (U(depth & 0xFF) << U(30))
-        | (U(flag) << U(38))
-    )
-
-
-@njit(_nrt=False)
-def _tt_store(
-    tt_keys: np.ndarray,
-    tt_data: np.ndarray,
-    mask: int,
-    h: np.uint64,
-    move: int,
-    score: int,
-    depth: int,
-    flag: int,
-    ply: int,
-) -> None:
-    if score > MATE - MAX_PLY:
-        score += ply
-    elif score < -MATE + MAX_PLY:
-        score -= ply
-    i = np.int64(h & U(mask))
-    old = tt_data[2 * i + 1]
-    old_depth = np.int64((old >> U(30)) & U(0xFF))
-    if (tt_keys[2 * i] ^ old) == h and old_depth > depth and flag != EXACT:
-        return
-    data = _tt_pack(move, score, depth, flag)
-    tt_data[2 * i + 1] = data
-    tt_keys[2 * i] = h ^ data
+    """64-bit hash of a position (board and side to move): the key of the repetition
+    history and the first table key (the second: the same chain under other keys, so a
+    false table hit needs both 64-bit hashes to collide)."""
+    return _hash(w, b, k, o0, o1, side, _KEYS_A)
 
 
 @njit(_nrt=False)
@@ -207,6 +168,33 @@ def gen_touching(
     return n
 
 
+class SearchState(NamedTuple):
+    """The arrays every node of one search shares (allocated by :class:`Engine`)."""
+
+    #: ``uint64[MAX_PLY + 4, 5]``: ``boards[ply + 1]`` is the position at ``ply``,
+    #: ``boards[ply]`` the one before it (Ko rule (b))
+    boards: np.ndarray
+    #: ``uint64``: position hashes of the game, then of the search path (repetitions)
+    hashes: np.ndarray
+    #: ``int64[MAX_PLY + 2, MAX_MOVES]``: the moves of each ply, and their ordering scores
+    moves: np.ndarray
+    scores: np.ndarray
+    #: ``int64[MAX_PLY + 2, 2]`` killer moves; ``int64[2, 2**14]`` history by side and move
+    killers: np.ndarray
+    history: np.ndarray
+    #: the transposition table (:func:`bitgames.core.tt.new_table`)
+    tt: np.ndarray
+    #: evaluation weights and search settings (:func:`~bitgames.leiserchess.eval.default_params`)
+    params: np.ndarray
+    #: ``int64[16]``: counters and results in the ``S_*`` slots
+    stats: np.ndarray
+    #: the stop flag (``StopSignal.flag``)
+    stop: np.ndarray
+    #: the packed closebook tables (length 0: no closebook)
+    cb_kings: np.ndarray
+    cb_pawn: np.ndarray
+
+
 @njit(_nrt=False)
 def qsearch(
     w: np.uint64,
@@ -218,16 +206,16 @@ def qsearch(
     ply: int,
     alpha: int,
     beta: int,
-    moves: np.ndarray,
-    params: np.ndarray,
-    stats: np.ndarray,
-    stop: np.ndarray,
+    st: SearchState,
 ) -> int:
     """Quiescence search over zapping moves (those that only zap own Pawns skipped).
 
     When the side to move's beam currently leaves the board, a move can only zap if it
     touches a square of that beam, so only those moves are made.
     """
+    stats = st.stats
+    stop = st.stop
+    params = st.params
     stats[S_NODES] += 1
     if ply > stats[S_SELDEPTH]:
         stats[S_SELDEPTH] = ply
@@ -247,7 +235,7 @@ def qsearch(
         alpha = stand
     own_n = popcount(own)
     opp_n = popcount(opp)
-    mv = moves[ply]
+    mv = st.moves[ply]
     if kind == 0:
         n = gen_touching(w, b, k, side, opp_path, own_path, mv)
     else:
@@ -266,9 +254,7 @@ def qsearch(
         nopp = popcount(nb if side == 0 else nw)
         if nopp == opp_n and nown < own_n:
             continue  # blunder: zaps only own pawns
-        score = -qsearch(
-            nw, nb, nk, n0, n1, 1 - side, ply + 1, -beta, -alpha, moves, params, stats, stop
-        )
+        score = -qsearch(nw, nb, nk, n0, n1, 1 - side, ply + 1, -beta, -alpha, st)
         if stop[0]:
             return 0
         if score > best:
@@ -278,34 +264,6 @@ def qsearch(
                 if score >= beta:
                     break
     return best
-
-
-class SearchState(NamedTuple):
-    """The arrays every node of one search shares (allocated by :class:`Engine`)."""
-
-    #: ``uint64[MAX_PLY + 4, 5]``: ``boards[ply + 1]`` is the position at ``ply``,
-    #: ``boards[ply]`` the one before it (Ko rule (b))
-    boards: np.ndarray
-    #: ``uint64``: position hashes of the game, then of the search path (repetitions)
-    hashes: np.ndarray
-    #: ``int64[MAX_PLY + 2, MAX_MOVES]``: the moves of each ply, and their ordering scores
-    moves: np.ndarray
-    scores: np.ndarray
-    #: ``int64[MAX_PLY + 2, 2]`` killer moves; ``int64[2, 2**14]`` history by side and move
-    killers: np.ndarray
-    history: np.ndarray
-    #: the transposition table, one array taken twice (see :class:`Engine`)
-    tt_keys: np.ndarray
-    tt_data: np.ndarray
-    #: evaluation weights and search settings (:func:`~bitgames.leiserchess.eval.default_params`)
-    params: np.ndarray
-    #: ``int64[16]``: counters and results in the ``S_*`` slots
-    stats: np.ndarray
-    #: the stop flag (``StopSignal.flag``)
-    stop: np.ndarray
-    #: the packed closebook tables (length 0: no closebook)
-    cb_kings: np.ndarray
-    cb_pawn: np.ndarray
 
 
 @njit(_nrt=False, inline="always")
@@ -344,31 +302,31 @@ def _known_result(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: n
     return False, 0
 
 
+#: scores at least this large are forced King zaps, kept relative to the node in the table
+MATE_BOUND = MATE - MAX_PLY + 1
+
+
 @njit(_nrt=False, inline="always")
-def _tt_probe(h: np.uint64, depth: int, ply: int, alpha: int, beta: int, is_pv: int,
-              st: SearchState) -> tuple[int, bool, int]:
+def _tt_probe(h: np.uint64, h2: np.uint64, depth: int, ply: int, alpha: int, beta: int,
+              is_pv: int, st: SearchState) -> tuple[int, bool, int]:
     """``(tt_move, cut, score)``: the stored move (-1: none) and, outside PV nodes, whether
-    the stored bound settles the node (then return ``score``)."""
-    mask = st.stats[S_TT_MASK]
-    ti = np.int64(h & U(mask))
-    data = st.tt_data[2 * ti + 1]
-    if (st.tt_keys[2 * ti] ^ data) != h:
+    the stored bounds settle the node (then return ``score``)."""
+    row = tt.probe(st.tt, h, h2)
+    if row < 0:
         return -1, False, 0
-    tt_move = np.int64(data & U(0x3FFF))
-    tdepth = np.int64((data >> U(30)) & U(0xFF))
-    tscore = np.int64((data >> U(14)) & U(0xFFFF)) - 32768
-    tflag = np.int64((data >> U(38)) & U(3))
-    if tscore > MATE - MAX_PLY:
-        tscore -= ply
-    elif tscore < -MATE + MAX_PLY:
-        tscore += ply
-    if not is_pv and tdepth >= depth:
-        if tflag == EXACT:
-            return tt_move, True, tscore
-        if tflag == LOWER and tscore >= beta:
-            return tt_move, True, tscore
-        if tflag == UPPER and tscore <= alpha:
-            return tt_move, True, tscore
+    data = st.tt[row, 2]
+    tt_move = tt.move(data)
+    if tt_move == tt.NO_MOVE:
+        tt_move = -1
+    if not is_pv and tt.depth(data) >= depth:
+        lo = tt.value_from_tt(tt.lower(data), ply, MATE_BOUND, INF)
+        hi = tt.value_from_tt(tt.upper(data), ply, MATE_BOUND, INF)
+        if lo == hi:
+            return tt_move, True, lo
+        if lo >= beta:
+            return tt_move, True, lo
+        if hi <= alpha:
+            return tt_move, True, hi
     return tt_move, False, 0
 
 
@@ -477,19 +435,20 @@ def pvs(
     if ply > stats[S_SELDEPTH]:
         stats[S_SELDEPTH] = ply
     gply = stats[S_GPLY0] + ply
-    h = hash_position(w, b, k, o0, o1, side)
+    h = _hash(w, b, k, o0, o1, side, _KEYS_A)
     st.hashes[gply] = h
     known, value = _known_result(w, b, k, o0, o1, side, ply, irrev, h, gply, st)
     if known:
         return value
     if depth <= 0:
         stats[S_NODES] -= 1
-        return qsearch(w, b, k, o0, o1, side, ply, alpha, beta, st.moves, params, stats, stop)
+        return qsearch(w, b, k, o0, o1, side, ply, alpha, beta, st)
 
     tt_move = -1
     use_tt = params[P_USE_TT] != 0
     if use_tt:
-        tt_move, cut, value = _tt_probe(h, depth, ply, alpha, beta, is_pv, st)
+        h2 = _hash(w, b, k, o0, o1, side, _KEYS_B)
+        tt_move, cut, value = _tt_probe(h, h2, depth, ply, alpha, beta, is_pv, st)
         if cut:
             return value
 
@@ -619,9 +578,11 @@ def pvs(
         # cannot happen under the rules (a King rotation is always legal); be safe
         return static
     if use_tt:
-        flag = LOWER if best >= beta else (EXACT if best > orig_alpha else UPPER)
-        _tt_store(st.tt_keys, st.tt_data, stats[S_TT_MASK], h, best_move, best, depth, flag,
-                  ply)
+        value = tt.value_to_tt(best, ply, MATE_BOUND, INF)
+        lo = value if best > orig_alpha else -INF
+        hi = value if best < beta else INF
+        tt.store(st.tt, h, h2, depth, stats[S_TT_GEN], lo, hi,
+                 tt.NO_MOVE if best_move < 0 else best_move)
     return best
 
 
@@ -638,13 +599,15 @@ def search_root(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.
 
 
 @njit
-def probe_tt_move(tt_keys: np.ndarray, tt_data: np.ndarray, mask: int, h: np.uint64) -> int:
-    """The move stored for hash ``h``, or -1."""
-    i = np.int64(h & U(mask))
-    data = tt_data[2 * i + 1]
-    if (tt_keys[2 * i] ^ data) == h:
-        return np.int64(data & U(0x3FFF))
-    return -1
+def probe_tt_move(table: np.ndarray, w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64,
+                  o1: np.uint64, side: int) -> int:
+    """The move stored for a position, or -1."""
+    row = tt.probe(table, _hash(w, b, k, o0, o1, side, _KEYS_A),
+                   _hash(w, b, k, o0, o1, side, _KEYS_B))
+    if row < 0:
+        return -1
+    m = tt.move(table[row, 2])
+    return -1 if m == tt.NO_MOVE else m
 
 
 #: Default search depth of each level (index ``level - 1``), used when the limit sets
@@ -715,12 +678,8 @@ class Engine(CoreEngine):
         empty = np.zeros(0, dtype=np.uint8)
         self.cb_kings = closebook.kings if closebook is not None else empty
         self.cb_pawn = closebook.pawn if closebook is not None else empty
-        # one array, entry i = (key ^ data, data) at [2i, 2i + 1]: one cache line per probe;
-        # the kernels take it twice (as tt_keys and tt_data)
-        self.tt = np.zeros(2 << tt_bits, dtype=np.uint64)
-        self.tt_keys = self.tt
-        self.tt_data = self.tt
-        self.tt_mask = (1 << tt_bits) - 1
+        self.tt = tt.new_table(tt_bits)
+        self.generation = 0  # of the table: one more per search, 1..255
         self.killers = np.zeros((MAX_PLY + 2, 2), dtype=np.int64)
         self.history = np.zeros((2, 1 << 14), dtype=np.int64)
         self._lock = threading.Lock()
@@ -776,10 +735,11 @@ class Engine(CoreEngine):
         stats[S_LIMIT] = limit.nodes if limit.nodes else 1 << 62
         stats[S_ROOT_SIDE] = board.side
         stats[S_GPLY0] = last
-        stats[S_TT_MASK] = self.tt_mask
+        self.generation = self.generation % 255 + 1
+        stats[S_TT_GEN] = self.generation
         self.killers[:] = 0
         state = SearchState(boards, hashes, moves, scores, self.killers, self.history,
-                            self.tt_keys, self.tt_data, self.params, stats, stop.flag,
+                            self.tt, self.params, stats, stop.flag,
                             self.cb_kings, self.cb_pawn)
         best = legal[0]
         best_score = 0
@@ -833,8 +793,7 @@ class Engine(CoreEngine):
             pv.append(move)
             if b.is_game_over():
                 break
-            h = U(hash_position(*(U(x) for x in b.bitboards()), b.side))
-            code = int(probe_tt_move(self.tt_keys, self.tt_data, self.tt_mask, h))
+            code = int(probe_tt_move(self.tt, *(U(x) for x in b.bitboards()), b.side))
             if code < 0:
                 break
             move = Move.from_code(code)

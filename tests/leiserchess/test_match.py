@@ -1,0 +1,136 @@
+"""``bitgames leiserchess match`` on the shared runner, and the referee's PGN-like records."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bitgames.cli import main
+from bitgames.core.errors import InvalidPositionError
+from bitgames.leiserchess.board import Board
+from bitgames.leiserchess.notation import START_FEN
+from bitgames.leiserchess.pgn import MoveComment, read_games, write_game
+
+UCI = f'cmd:"{sys.executable} -m bitgames.cli leiserchess uci"'
+
+# The first two games of a record written by the course's autotester (its layout: the
+# tags, five move numbers to a line, {nanoseconds depth nodes} after each searched move,
+# a book move with time 0), typed from the format, not from our writer.
+REFEREE_RECORD = """\
+[Event "test"]
+[Site "Local"]
+[Date "Mon 2016.11.21 at 09:12:03 PM EST"]
+[Round "1"]
+[White "ref"]
+[Black "student"]
+[Result "0-1"]
+
+1. h4g5 {0 0 0} c5b6 {0 0 0} 2. g3R {931044 3 1722} b6c5 {1002711 3 2408}
+3. g3L {book} a7R {5 1 12} 0-1
+
+[Event "test"]
+[Round "2"]
+[White "student"]
+[Black "ref"]
+[Result "1/2-1/2"]
+
+1. h0R {1 1 1} {White wins due to time forfeit} 1/2-1/2
+"""
+
+
+def test_the_referee_format_reads_back() -> None:
+    first, second = read_games(REFEREE_RECORD)
+    assert first.tags["White"] == "ref" and first.result == "0-1"
+    assert [str(m) for m in first.moves] == ["h4g5", "c5b6", "g3R", "b6c5", "g3L", "a7R"]
+    assert first.comments[2] == MoveComment(931044, 3, 1722)
+    assert first.comments[4] is None and first.notes == ["book"]
+    assert second.notes == ["White wins due to time forfeit"]
+    assert second.result == "1/2-1/2" and len(second.moves) == 1
+
+
+def test_a_long_game_from_a_fen_round_trips() -> None:
+    board = Board(START_FEN[:-1] + "B")
+    for _ in range(13):
+        for move in board.legal_moves:  # the first move that keeps the game going
+            board.push(move)
+            if not board.is_game_over():
+                break
+            board.pop()
+    text = write_game(board, 'say "hi"', "B", "*", round=7)
+    assert '[White "say \\"hi\\""]' in text and '[SetUp "1"]' in text
+    lines = text.split("\n\n")[1].splitlines()
+    # Lavender moved first: "1... m"; five move numbers to a line
+    assert lines[0].startswith("1... ") and lines[1].startswith("6. ")
+    (game,) = read_games(text)
+    assert game.tags["White"] == 'say "hi"' and game.moves == board.move_stack
+    assert game.board == board
+
+
+def test_a_bad_move_in_a_record_is_named() -> None:
+    with pytest.raises(InvalidPositionError, match=r"game 1, move 2 \(h4g5\)"):
+        read_games('[Round "1"]\n\n1. h4g5 h4g5 *\n')
+    with pytest.raises(ValueError, match="result must be"):
+        write_game(Board(), "A", "B", "2-0")
+
+
+def _lines(text: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_match_against_our_uci_mode(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                    ) -> None:
+    save, records = tmp_path / "match.jsonl", tmp_path / "games.pgn"
+    # B, the outside engine, is our own UCI mode in a subprocess
+    argv = ["leiserchess", "match", "level:1,depth:1,hash:12", UCI, "--games", "4",
+            "--max-plies", "30", "--scheduler", "serial", "--save", str(save), "--json"]
+    assert main([*argv, "--records", str(records)]) == 0
+    out = _lines(capsys.readouterr().out)
+    games, total = out[:-1], out[-1]
+    assert [g["game"] for g in games] == [1, 2, 3, 4] and total["games"] == 4
+    assert [g["a_first"] for g in games] == [True, False, True, False]
+    # the records file holds the same games, each move legal when read back
+    read = read_games(records.read_text())
+    assert [[str(m) for m in r.moves] for r in read] == [g["moves"] for g in games]
+    assert [r.result for r in read] == [g["result"] for g in games]
+    names = [(r.tags["White"], r.tags["Black"]) for r in read]
+    assert names[0][0] == "level:1,depth:1,hash:12" and names[1][1] == names[0][0]
+    # kill the match after two games (the third line cut short): --resume plays 3 and 4
+    lines = save.read_text().splitlines()
+    assert len(lines) == 5 and "match" in json.loads(lines[0])
+    save.write_text("\n".join(lines[:3]) + "\n" + lines[3][:20])
+    assert main([*argv, "--resume"]) == 0
+    again = _lines(capsys.readouterr().out)
+    assert [g["game"] for g in again[:-1]] == [3, 4] and again[-1]["games"] == 4
+
+
+def test_match_options_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["leiserchess", "match", "eval:pawns", "level:1", "--games", "2",
+                 "--scheduler", "serial"]) == 2
+    assert "eval must be full or material" in capsys.readouterr().err
+
+
+def test_a_match_stops_on_ctrl_c_and_keeps_its_games(tmp_path: Path) -> None:
+    save = tmp_path / "match.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bitgames.cli", "leiserchess", "match", "depth:1",
+         "depth:2,eval:material", "--games", "200", "--scheduler", "serial",
+         "--save", str(save), "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    assert proc.stdout is not None
+    first = proc.stdout.readline()  # the first game is done
+    assert json.loads(first)["game"] == 1
+    proc.send_signal(signal.SIGINT)
+    start = time.perf_counter()
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert time.perf_counter() - start < 5.0
+    assert json.loads(out.splitlines()[-1])["stopped"] == "interrupted"
+    saved = save.read_text().splitlines()
+    assert len(saved) >= 2 and json.loads(saved[1])["number"] == 1
