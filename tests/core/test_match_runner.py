@@ -231,3 +231,10 @@ def test_bad_engine_options_fail_before_any_game(capsys: pytest.CaptureFixture[s
     with pytest.raises(ValueError, match="many"):
         run_match_command(args, KIT, {})
     assert capsys.readouterr().out == ""
+
+
+def test_an_engine_that_cannot_start_loses_the_game_not_the_match() -> None:
+    plan = MatchPlan("level:2", "cmd:no-such-engine-anywhere", [()], 2)
+    run = run_plan(plan, KIT, {}, scheduler="serial")
+    assert run.result.n == 2 and run.result.score == 1.0
+    assert all("could not start" in g.reason for g in run.result.games)

@@ -552,6 +552,34 @@ def referee(board: Any, first: Any, second: Any, limit: Limit,
         plies += 1
 
 
+class _Forfeit:
+    """A player whose engine could not start: it loses at its first move."""
+
+    def __init__(self, name: str, error: EngineError) -> None:
+        self.name = name
+        self.error = error
+
+    def new_game(self) -> None:
+        pass
+
+    def play(self, board: Any, limit: Limit) -> Any:
+        raise EngineError(f"could not start: {self.error}")
+
+    def close(self) -> None:
+        pass
+
+
+def _start_player(kit: GameKit, spec_text: str) -> Any:
+    """The player of a spec, named by the spec; an outside engine that fails to start
+    (crash, no answer to the handshake) loses this game instead of ending the match."""
+    try:
+        player = make_player(kit, PlayerSpec.parse(spec_text))
+    except EngineError as exc:
+        return _Forfeit(spec_text, exc)
+    player.name = spec_text
+    return player
+
+
 @dataclass(frozen=True)
 class GameSetup:
     """One game of a match: its number, the opening (moves as text), who moves first."""
@@ -577,9 +605,9 @@ def play_setup(kit_factory: str, kit_options: dict[str, Any], spec_a: str, spec_
     board = kit.new_board()
     for text in setup.moves:
         board.push(text)
-    a = make_player(kit, PlayerSpec.parse(spec_a))
+    a = _start_player(kit, spec_a)
     try:
-        b = make_player(kit, PlayerSpec.parse(spec_b))
+        b = _start_player(kit, spec_b)
     except BaseException:
         a.close()
         raise
