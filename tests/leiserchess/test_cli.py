@@ -19,7 +19,7 @@ from bitgames.leiserchess.search import CB_WIN, Engine, to_centipawns
 def test_perft_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["leiserchess", "perft", "3", "--json"]) == 0
     rec = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert rec["nodes"] == 473_126 and rec["legal"] is False
+    assert rec["count"] == 473_126 and rec["legal"] is False
 
 
 def test_perft_legal_with_moves(capsys: pytest.CaptureFixture[str]) -> None:
@@ -33,7 +33,7 @@ def test_perft_legal_with_moves(capsys: pytest.CaptureFixture[str]) -> None:
 def test_perft_divide(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["leiserchess", "perft", "2", "--divide", "--json"]) == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.strip().splitlines()]
-    assert sum(x["nodes"] for x in lines if "move" in x) == 6084 == lines[-1]["nodes"]
+    assert sum(x["count"] for x in lines if "move" in x) == 6084 == lines[-1]["count"]
 
 
 @pytest.mark.parametrize(

@@ -32,6 +32,18 @@ def add_json_flag(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def perft_record(depth: int, count: int, seconds: float, stopped: bool = False,
+                 **extra: Any) -> dict[str, Any]:
+    """The JSON record of a perft run, the same keys in every game.
+
+    >>> perft_record(3, 1000, 0.5)
+    {'depth': 3, 'count': 1000, 'time': 0.5, 'leaves_per_second': 2000, 'stopped': False}
+    """
+    rate = count / seconds if seconds > 0 else 0.0
+    return {"depth": depth, **extra, "count": count, "time": round(seconds, 6),
+            "leaves_per_second": round(rate), "stopped": stopped}
+
+
 def add_limit_options(parser: argparse.ArgumentParser, level_help: str) -> None:
     """``--level``, ``--depth``, ``--nodes``, ``--movetime``: how long the engine thinks."""
     parser.add_argument("--level", type=int, help=level_help)

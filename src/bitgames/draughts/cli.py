@@ -12,7 +12,7 @@ import sys
 import time
 from typing import Any
 
-from bitgames.core.cli import add_json_flag, add_match_options, emit
+from bitgames.core.cli import add_json_flag, add_match_options, emit, perft_record
 
 
 def add_commands(sub: Any) -> None:
@@ -118,8 +118,8 @@ def cmd_perft(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     rate = total / seconds if seconds > 0 else 0.0
     stopped = pressed[0]
-    emit({"depth": args.depth, "variant": board.variant, "fen": board.fen(), "count": total,
-          "time": round(seconds, 4), "leaves_per_second": round(rate), "stopped": stopped},
+    emit(perft_record(args.depth, total, seconds, stopped, variant=board.variant,
+                      fen=board.fen()),
          args.json, f"{'stopped: ' if stopped else ''}perft {args.depth}: {total}"
          f"{' leaves so far' if stopped else ''}  ({seconds:.3f} s, {rate / 1e6:.1f} M/s)")
     return 130 if stopped else 0

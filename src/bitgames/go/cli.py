@@ -379,8 +379,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 "threads": args.threads,
                 "policy": args.policy,
                 "playouts": done,
-                "seconds": round(dt, 3),
-                "playouts_per_s": round(done / dt),
+                "time": round(dt, 3),
+                "playouts_per_second": round(done / dt),
                 "moves_per_playout": round(total / done, 1),
                 "ns_per_move": round(dt / total * 1e9, 1),
                 "black_win_rate_komi_7.5": round(float((scores[:done] - 7.5 > 0).mean()), 3),
@@ -388,7 +388,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             emit(
                 record,
                 args.json,
-                f"{size}x{size}: {record['playouts_per_s']:,} playouts/s, "
+                f"{size}x{size}: {record['playouts_per_second']:,} playouts/s, "
                 f"{record['moves_per_playout']} moves/playout, {record['ns_per_move']} ns/move "
                 f"({done} playouts, {args.threads} thread{'s' if args.threads > 1 else ''})",
             )

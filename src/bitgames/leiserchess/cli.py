@@ -10,7 +10,7 @@ import argparse
 import time
 from typing import Any
 
-from bitgames.core.cli import add_json_flag, add_match_options, emit
+from bitgames.core.cli import add_json_flag, add_match_options, emit, perft_record
 
 
 def add_commands(sub: Any) -> None:
@@ -136,7 +136,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
                                                   divide=True, stop=stop.flag))
             for mv, count in split.items():
                 if mv != "total":
-                    emit({"move": mv, "nodes": count}, args.json, f"{mv}: {count}")
+                    emit({"move": mv, "count": count}, args.json, f"{mv}: {count}")
             total = split["total"]
         if not pressed[0]:
             start = time.perf_counter()
@@ -144,10 +144,10 @@ def cmd_perft(args: argparse.Namespace) -> int:
                                                   stop=stop.flag))["total"]
     seconds = time.perf_counter() - start
     kind = f"perft {args.depth}{' (legal)' if args.legal else ''}"
-    record = {"depth": args.depth, "legal": args.legal, "fen": board.fen(), "nodes": total,
-              "seconds": round(seconds, 4)}
+    record = perft_record(args.depth, total, seconds, pressed[0], legal=args.legal,
+                          fen=board.fen())
     if pressed[0]:
-        emit({**record, "stopped": True}, args.json,
+        emit(record, args.json,
              f"stopped: {kind}: {total} leaves counted so far  ({seconds:.3f} s)")
         return 130
     emit(record, args.json, f"{kind}: {total}  ({seconds:.3f} s)")

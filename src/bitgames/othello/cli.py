@@ -20,7 +20,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
-from bitgames.core.cli import add_json_flag, emit
+from bitgames.core.cli import add_json_flag, emit, perft_record
 from bitgames.core.errors import BitgamesError
 
 BOARD_HELP = 'a board: "<64 chars a1..h8> <X|O>" (default: the start position)'
@@ -320,10 +320,10 @@ def cmd_perft(args: argparse.Namespace) -> int:
         total, interrupted = count(board, args.depth)
     elapsed = time.perf_counter() - start
     rate = total / elapsed if elapsed > 0 else 0.0
-    record = {"depth": args.depth, "convention": args.convention, "count": total,
-              "time": round(elapsed, 6), "leaves_per_second": round(rate)}
+    record = perft_record(args.depth, total, elapsed, interrupted,
+                          convention=args.convention)
     if interrupted:
-        emit({**record, "stopped": True}, args.json,
+        emit(record, args.json,
              f"perft {args.depth} ({args.convention}): stopped after {total:,} leaves in "
              f"{elapsed:.3f} s ({rate / 1e6:.1f} M leaves/s)")
         return INTERRUPTED
