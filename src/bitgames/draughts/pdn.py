@@ -98,7 +98,7 @@ def read_games(text: str) -> Iterator[PdnGame]:
 
 
 def _read_one(chunk: str) -> PdnGame:
-    tags = {m.group(1): m.group(2) for m in _TAG.finditer(chunk)}
+    tags = {m.group(1): re.sub(r"\\(.)", r"\1", m.group(2)) for m in _TAG.finditer(chunk)}
     moves_text = _strip(_TAG.sub(" ", chunk))
     variant = _variant_of(tags)
     board = Board(tags.get("FEN"), variant=variant)
@@ -134,7 +134,7 @@ def write_game(board: Board, tags: dict[str, str] | None = None,
     if result is None:
         result = RESULTS[board.variant][board.result()]
     out_tags["Result"] = result
-    lines = [f'[{k} "{v}"]' for k, v in out_tags.items()]
+    lines = [f'[{k} "{_escape(v)}"]' for k, v in out_tags.items()]
     words: list[str] = []
     b = start
     number = 1
@@ -160,3 +160,12 @@ def write_game(board: Board, tags: dict[str, str] | None = None,
             line = f"{line} {w}" if line else w
     text.append(line)
     return "\n".join(lines) + "\n\n" + "\n".join(text)
+
+
+def _escape(value: str) -> str:
+    """A tag value with ``\\`` and ``"`` escaped, as PGN and PDN write them.
+
+    >>> _escape('cmd:"scan hub"')
+    'cmd:\\\\"scan hub\\\\"'
+    """
+    return value.replace("\\", "\\\\").replace('"', '\\"')
