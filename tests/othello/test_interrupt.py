@@ -63,13 +63,21 @@ def test_ctrl_c_stops_long_commands(argv: list[str], said: str) -> None:
     assert said in out, out
 
 
-def interrupt(argv: list[str], after: float) -> str:
-    """Run ``bitgames othello ARGV``, Ctrl-C it after ``after`` seconds; check that it
-    exits with 130 soon (a second plus the interpreter's exit, on a busy machine) and
-    return its output."""
+def interrupt(argv: list[str], after: float = 0.0, until: str | None = None) -> str:
+    """Run ``bitgames othello ARGV``, Ctrl-C it after ``after`` seconds (counted from the
+    first output line holding ``until``, if given); check that it exits with 130 soon (a
+    second plus the interpreter's exit, on a busy machine) and return its output."""
     proc = subprocess.Popen([sys.executable, "-m", "bitgames.cli", "othello", *argv],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = ""
     try:
+        if until is not None:
+            assert proc.stdout is not None
+            watchdog = threading.Timer(300.0, proc.kill)  # never wait for ever
+            watchdog.start()
+            while until not in seen and (line := proc.stdout.readline()):
+                seen += line
+            watchdog.cancel()
         time.sleep(after)
         assert proc.poll() is None, proc.communicate()
         t0 = time.perf_counter()
@@ -82,7 +90,21 @@ def interrupt(argv: list[str], after: float) -> str:
             proc.communicate()
     assert proc.returncode == 130, err
     assert waited < 3.0
-    return out
+    return seen + out
+
+
+@pytest.mark.usefixtures("compiled")
+def test_ctrl_c_ends_a_match_with_the_finished_games_saved(tmp_path: Path) -> None:
+    save = tmp_path / "match.jsonl"
+    out = interrupt(["match", "level:4,eval:classic", "level:3,eval:classic", "--games",
+                     "200", "--scheduler", "serial", "--save", str(save), "--json"],
+                    after=0.5, until='"game": 1,')
+    lines = [json.loads(line) for line in out.splitlines()]
+    total = lines[-1]
+    assert total["stopped"] == "interrupted" and 1 <= total["games"] < 200
+    saved = save.read_text().splitlines()
+    assert "match" in json.loads(saved[0])
+    assert [json.loads(x)["number"] for x in saved[1:]] == list(range(1, total["games"] + 1))
 
 
 @pytest.mark.usefixtures("compiled")

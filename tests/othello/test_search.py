@@ -155,7 +155,7 @@ def test_multi_scores_every_move(engine: S.Engine) -> None:
 
 
 def test_play_scripted_and_analyze(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from bitgames.othello.cli import cmd_analyze, cmd_play, random_openings
+    from bitgames.othello.cli import cmd_analyze, cmd_play
 
     save = tmp_path / "game.txt"
     args = argparse.Namespace(level=1, evaluation="classic", weights=None, color="black",
@@ -172,24 +172,6 @@ def test_play_scripted_and_analyze(tmp_path) -> None:  # type: ignore[no-untyped
     assert cmd_analyze(a, out) == 0
     rows = out.getvalue().splitlines()
     assert len(rows) == 13 and rows[0].startswith("  1. X f5")
-    ops = random_openings(5, 6, seed=3)
-    assert len(ops) == 5 and len({tuple(o) for o in ops}) == 5
-
-
-def test_match_command() -> None:
-    from bitgames.othello.cli import cmd_match
-
-    out = io.StringIO()
-    args = argparse.Namespace(player_a="classic:2", player_b="classic:d1", games=4,
-                              random_plies=6, seed=1, weights=None, json=True)
-    assert cmd_match(args, out) == 0
-    import json
-
-    rec = json.loads(out.getvalue().splitlines()[-1])
-    assert rec["games"] == 4 and rec["wins"] + rec["draws"] + rec["losses"] == 4
-    with pytest.raises(BitgamesError):
-        cmd_match(argparse.Namespace(player_a="chess:1", player_b="classic:1", games=2,
-                                         random_plies=4, seed=1, weights=None, json=True), out)
 
 
 def test_pattern_engine_uses_weights() -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from collections.abc import Callable
@@ -20,10 +19,35 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
-from bitgames.core.cli import add_json_flag, emit, perft_record
+from bitgames.core.cli import add_json_flag, add_match_options, emit, perft_record
 from bitgames.core.errors import BitgamesError
 
 BOARD_HELP = 'a board: "<64 chars a1..h8> <X|O>" (default: the start position)'
+
+MATCH_HELP = """\
+Play player A against player B over varied openings, each opening twice with colours
+swapped; print a line per game and the score with the Elo difference and its 95% interval.
+
+Players:
+  level:N[,depth:N][,nodes:N][,time:S][,eval:E][,weights:FILE]
+      the built-in engine: level 1-20 (default 8), a fixed depth, a node budget, seconds
+      per move; eval:pattern (default, trained weights) or eval:classic; weights:FILE
+      pattern weights of your own. With --tc the game clock replaces time:S.
+  cmd:"COMMAND"[,depth:N]
+      an outside engine speaking NBoard, at the depth its command line sets or the
+      depth:N after the quotes (sent as NBoard's set depth), e.g.
+      cmd:"bitgames othello nboard --level 4 --no-book"
+
+The old player syntax maps as: pattern:6 and pattern:d6 -> level:6; classic:6 ->
+level:6,eval:classic; a game clock pattern:6:t60 -> level:6 with --tc 60 (both players).
+
+Openings (--openings FILE): one per line, as f5d6c3 or f5 d6 c3. --records FILE appends
+each game as one line of GGF (RE: Black's disc difference). Ctrl-C stops the match
+(exit status 130) with the finished games saved in --save FILE; --resume continues it.
+
+Example:
+  bitgames othello match level:6 level:6,eval:classic --games 40 --save m.jsonl
+"""
 
 
 def _engine_args(p: argparse.ArgumentParser, level: int = 8) -> None:
@@ -114,18 +138,9 @@ def _add_engine_commands(sub: argparse._SubParsersAction) -> None:
     a.set_defaults(func=cmd_analyze)
 
     m = sub.add_parser("match", help="engine against engine, with an Elo difference",
-                       description="Play engine A against engine B over varied openings with "
-                       "colours swapped; print the score and the Elo difference with a 95% "
-                       "interval. Players are given as 'EVAL:LEVEL' (classic:4, pattern:6) or "
-                       "'EVAL:dDEPTH' for a fixed depth, optionally ':tSECONDS' for a game clock.")
-    m.add_argument("player_a", help="e.g. pattern:4")
-    m.add_argument("player_b", help="e.g. classic:4")
-    m.add_argument("--games", type=int, default=20, help="number of games (even; 20)")
-    m.add_argument("--random-plies", type=int, default=8,
-                   help="random opening plies making the varied openings (8)")
-    m.add_argument("--seed", type=int, default=1, help="seed of the openings")
-    m.add_argument("--weights", help="pattern weights file for pattern players")
-    add_json_flag(m)
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description=MATCH_HELP)
+    add_match_options(m)
     m.set_defaults(func=cmd_match)
 
     n = sub.add_parser("nboard", help="speak the NBoard protocol (version 2) on stdin/stdout",
@@ -507,99 +522,65 @@ def cmd_analyze(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     return 0
 
 
-def parse_player(spec: str, weights: str | None) -> tuple[Any, str]:
-    """``classic:4`` / ``pattern:d6`` / ``pattern:8:t30`` -> (player callable, label)."""
-    from bitgames.core.engine import Limit
-    from bitgames.othello.board import Board, Move
-    from bitgames.othello.search import Engine
-
-    parts = spec.split(":")
-    if parts[0] not in ("classic", "pattern") or len(parts) < 2:
-        raise BitgamesError(f"bad player {spec!r}: use EVAL:LEVEL, EVAL:dDEPTH, [:tSECONDS]")
-    try:
-        fixed_depth = int(parts[1][1:]) if parts[1].startswith("d") else None
-        lvl = int(parts[1]) if fixed_depth is None else max(1, min(fixed_depth, 20))
-        clock_s = float(parts[2][1:]) if len(parts) > 2 and parts[2].startswith("t") else None
-    except ValueError:
-        raise BitgamesError(f"bad player {spec!r}") from None
-    engine = Engine(level=lvl, evaluation=parts[0], weights=weights if parts[0] == "pattern"
-                    else None, table_bits=18)
-    if fixed_depth is not None:
-        engine.depth = fixed_depth
-    state: dict[str, Any] = {"left": clock_s, "plies": 10**9}
-
-    def player(board: Board) -> Move:
-        if board.must_pass():
-            return Move.null()
-        if clock_s is None:
-            return engine.search(board).move
-        import time
-
-        if len(board.move_stack) < state["plies"]:  # a new game: reset the clock
-            state["left"] = clock_s
-        state["plies"] = len(board.move_stack)
-
-        t0 = time.perf_counter()
-        r = engine.search(board, Limit(remaining=state["left"]))
-        state["left"] -= time.perf_counter() - t0
-        if state["left"] < 0:
-            raise BitgamesError(f"{spec} lost on time")
-        return r.move
-
-    return player, spec
+#: the engine options of a match player, besides its level and limits
+PLAYER_OPTIONS = {"eval": "pattern or classic", "weights": "a pattern weights file (.npz)"}
 
 
-def random_openings(n: int, plies: int, seed: int) -> list[list[str]]:
-    """``n`` distinct openings of ``plies`` random legal moves (deterministic by seed)."""
+def match_engine(options: dict[str, str]) -> Any:
+    """The built-in engine of a match player (level 8 until the spec sets one; a 2^18
+    table, as several games may run at once), with the :data:`PLAYER_OPTIONS`."""
+    unknown = sorted(set(options) - set(PLAYER_OPTIONS))
+    if unknown:
+        raise BitgamesError(f"unknown Othello player option {unknown[0]!r}; the options are "
+                            + ", ".join(f"{k}:{v}" for k, v in PLAYER_OPTIONS.items()))
+    return make_engine(8, options.get("eval", "pattern"), options.get("weights"),
+                       table_bits=18)
+
+
+def match_client(command: str) -> Any:
+    """An outside NBoard engine started with ``command``, at its own depth."""
+    from bitgames.core.protocol import ProcessTransport
+    from bitgames.othello.nboard import NBoardClient
+
+    return NBoardClient(ProcessTransport(command))
+
+
+def match_record(board: Any, white: str, black: str, result: str) -> str:
+    """A finished match game as one line of GGF (:func:`bitgames.othello.ggf.game_to_ggf`)."""
+    from bitgames.othello.ggf import game_to_ggf
+
+    return game_to_ggf(board, black=black, white=white, result=result)
+
+
+def match_kit() -> Any:
+    """Othello for the shared match runner (:mod:`bitgames.core.match`): the start
+    position, the built-in engine (:func:`match_engine`), outside NBoard engines
+    (:func:`match_client`) and GGF records (:func:`match_record`).
+
+    >>> kit = match_kit()
+    >>> kit.game, kit.new_board().fen()[27:37], kit.split_opening("f5 d6")
+    ('othello', 'OX------XO', ['f5', 'd6'])
+    """
+    from bitgames.core.match import GameKit
     from bitgames.othello.board import Board
 
-    rng = random.Random(seed)
-    seen: set[str] = set()
-    out: list[list[str]] = []
-    attempts = 0
-    while len(out) < n and attempts < 100 * n + 100:
-        attempts += 1
-        b = Board()
-        for _ in range(plies):
-            moves = list(b.legal_moves)
-            if not moves:
-                break
-            b.push(rng.choice(moves))
-        key = b.fen()
-        if key not in seen and not b.is_game_over():
-            seen.add(key)
-            out.append([str(m) for m in b.move_stack])
-    return out
+    return GameKit("othello", Board, match_engine, match_client, match_record,
+                   split_opening=_split_opening)
 
 
-def cmd_match(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
-    """``bitgames othello match A B``: openings x colours, Elo with a 95% interval."""
-    from bitgames.core.match import run_match
-    from bitgames.othello.board import Board
+def _split_opening(line: str) -> list[str]:
+    """An opening as moves: ``f5 d6`` or a transcript ``f5d6c3`` (checked by the runner,
+    which names the file and line of a bad move)."""
+    text = "".join(line.split())
+    return [text[i:i + 2] for i in range(0, len(text), 2)]
 
-    if args.games < 2 or args.games % 2:
-        raise BitgamesError("--games must be an even number >= 2 (each opening twice)")
-    from bitgames.core.jit import ensure_warm
 
-    ensure_warm("othello", "rules", "solver", "engine")
-    a, label_a = parse_player(args.player_a, args.weights)
-    b, label_b = parse_player(args.player_b, args.weights)
-    openings = random_openings(args.games // 2, args.random_plies, args.seed)
+def cmd_match(args: argparse.Namespace) -> int:
+    """``bitgames othello match A B`` on the shared runner
+    (:func:`bitgames.core.cli.run_match_command`, see :data:`MATCH_HELP`)."""
+    from bitgames.core.cli import run_match_command
 
-    def on_game(record: Any, result: Any) -> None:
-        if not args.json:
-            print(f"game {result.n}: opening {record.opening + 1} "
-                  f"{label_a} {'black' if record.a_first else 'white'}: "
-                  f"{ {1.0: 'win', 0.5: 'draw', 0.0: 'loss'}[record.a_score]}  "
-                  f"[{result.summary()}]", file=stdout, flush=True)
-
-    result = run_match(a, b, Board, openings, on_game=on_game)
-    record = {"player_a": label_a, "player_b": label_b, **result.to_dict()}
-    if args.json:
-        print(json.dumps(record), file=stdout, flush=True)
-    else:
-        print(f"{label_a} vs {label_b}: {result.summary()}", file=stdout, flush=True)
-    return 0
+    return run_match_command(args, "bitgames.othello.cli:match_kit", {})
 
 
 def cmd_book(args: argparse.Namespace, stdout: TextIO | None = None) -> int:

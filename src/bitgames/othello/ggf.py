@@ -134,14 +134,14 @@ def _parse_bo(value: str) -> Board:
 
 
 def to_ggf(start: Board, moves: list[str], black: str = "?", white: str = "?",
-           clock: float | None = None) -> str:
+           clock: float | None = None, result: str = "?") -> str:
     """Write a game as GGF (passes written ``PA``); ``clock``: each player's time in
-    seconds, as ``TI``."""
+    seconds, as ``TI``; ``result``: the ``RE`` value (see :func:`ggf_result`)."""
     squares = start.fen()[:64].replace("X", "*")
     side = "*" if start.turn == BLACK else "O"
     ti = "" if clock is None else f"TI[{clock:.2f}]"
-    out = [f"(;GM[Othello]PC[bitgames]PB[{black}]PW[{white}]RE[?]{ti}TY[8]"
-           f"BO[8 {squares} {side}]"]
+    out = [f"(;GM[Othello]PC[bitgames]PB[{_name(black)}]PW[{_name(white)}]RE[{result}]{ti}"
+           f"TY[8]BO[8 {squares} {side}]"]
     board = start.copy()
     for mv in moves:
         colour = "B" if board.turn == BLACK else "W"
@@ -150,6 +150,47 @@ def to_ggf(start: Board, moves: list[str], black: str = "?", white: str = "?",
         out.append(f"{colour}[{'PA' if m.is_pass() else str(m).upper()}]")
     out.append(";)")
     return "".join(out)
+
+
+def _name(text: str) -> str:
+    """A player's name as a GGF value (which cannot hold brackets)."""
+    return text.replace("[", "(").replace("]", ")")
+
+
+#: GGF results of games that did not end on the board, by the result of the core match
+#: runner: a forfeit (an illegal move, a crash, a lost clock) is written as a resignation,
+#: a draw by adjudication as a mutual score.
+_FORFEITS = {"1-0": "-64.00:r", "0-1": "+64.00:r", "1/2-1/2": "+0.00:s"}
+
+
+def ggf_result(board: Board, result: str = "*") -> str:
+    """The GGF ``RE`` of a game: Black's final disc difference (``+12.00``) once the game
+    is over; else a forfeit (``result`` ``"1-0"``: White won, ``"0-1"``: Black won) as a
+    resignation of the loser, ``+64.00:r`` or ``-64.00:r``, an adjudicated draw
+    (``"1/2-1/2"``) as ``+0.00:s``, and ``?`` for a game still going.
+
+    >>> ggf_result(Board.from_transcript("f5f4c3c6c5d6f3c4c7")), ggf_result(Board(), "1-0")
+    ('+64.00', '-64.00:r')
+    """
+    if board.is_game_over():
+        return f"{board.score():+.2f}"
+    return _FORFEITS.get(result, "?")
+
+
+def game_to_ggf(board: Board, black: str = "?", white: str = "?", clock: float | None = None,
+                result: str = "*") -> str:
+    """The game that led to ``board`` (its start and every move of its stack) as GGF,
+    with its result as ``RE`` (see :func:`ggf_result`).
+
+    >>> text = game_to_ggf(Board.from_transcript("f5d6"), black="me", white="you")
+    >>> text.startswith("(;GM[Othello]PC[bitgames]PB[me]PW[you]RE[?]"), text[-12:]
+    (True, 'B[F5]W[D6];)')
+    """
+    start = board.copy()
+    while start.move_stack:
+        start.pop()
+    return to_ggf(start, [str(m) for m in board.move_stack], black, white, clock,
+                  ggf_result(board, result))
 
 
 def load_transcript(text: str) -> Board:

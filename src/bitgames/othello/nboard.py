@@ -40,7 +40,7 @@ from bitgames.core.engine import End, Info, Limit, Score, SearchResult, Unit
 from bitgames.core.errors import BitgamesError, EngineError
 from bitgames.core.protocol import Client, Command, Session, Transport
 from bitgames.othello.board import BLACK, Board, Move
-from bitgames.othello.ggf import GgfGame, parse_ggf, parse_move, to_ggf
+from bitgames.othello.ggf import GgfGame, game_to_ggf, parse_ggf, parse_move
 
 NAME = "bitgames"
 LEARN_DEPTH = 10  #: deepest search used when learning a game into the book
@@ -323,6 +323,9 @@ class NBoardClient(Client):
     as GGF, the clock ``limit.remaining`` as its ``TI``), ``set depth`` when
     ``limit.depth`` changes it, synchronises with ``ping``/``pong``, then ``go``, and
     reads the ``search`` and ``nodestats`` lines up to the ``=== move/eval/time`` reply.
+    ``depth`` is sent at once (``set depth``, which most engines answer with their name);
+    ``None`` leaves the engine at the depth it was started with (its command line) until
+    a ``limit.depth`` asks for another.
 
     >>> from bitgames.core.protocol import MockTransport
     >>> mock = MockTransport()
@@ -333,12 +336,14 @@ class NBoardClient(Client):
     'Mock4'
     """
 
-    def __init__(self, transport: Transport, depth: int = 10, timeout: float = 60.0) -> None:
+    def __init__(self, transport: Transport, depth: int | None = None,
+                 timeout: float = 60.0) -> None:
         super().__init__(transport, timeout)
         self.depth = depth
         self._ping = 0
         self.send("nboard 2")
-        self.send(f"set depth {depth}")
+        if depth is not None:
+            self.send(f"set depth {depth}")
         for line in self.sync():
             if line.startswith("set myname "):
                 self.name = line.split(None, 2)[2].strip()
@@ -354,10 +359,7 @@ class NBoardClient(Client):
         """Nothing to reset: every ``play`` sends the whole game."""
 
     def play(self, board: Board, limit: Limit) -> SearchResult:
-        start = board.copy()
-        while start.move_stack:
-            start.pop()
-        game = to_ggf(start, [str(m) for m in board.move_stack], clock=limit.remaining)
+        game = game_to_ggf(board, clock=limit.remaining)
         if limit.depth is not None and limit.depth != self.depth:
             self.depth = limit.depth
             self.send(f"set depth {limit.depth}")
