@@ -1,11 +1,11 @@
 """Engine-against-engine matches for any game, with Elo differences and error bars.
 
-A *board* is any object with ``push(move)``, ``is_game_over()``, ``winner()`` (the winning
-colour or None), ``turn`` (the colour to move) and ``copy()`` -- the ``Board`` of every
-bitgames game qualifies. A *player* is a callable ``player(board) -> move`` or an object
-with a ``choose_move(board)`` method. Each opening (a list of moves played before the
-players take over) is played twice with colours swapped, so neither player profits from
-the side or the opening.
+A game takes part through its :class:`GameKit` (the start position, its built-in engine,
+a client for outside engines in its protocol, its record format); players are named by
+:class:`PlayerSpec` (``level:5,time:0.5`` or ``cmd:"COMMAND"``) and every move is checked
+by :func:`referee`. :func:`run_plan` plays a :class:`MatchPlan` -- each opening twice with
+the colours swapped, so neither player profits from the side or the opening -- in
+parallel, saving every finished game, and stops early when an :class:`Sprt` decides.
 
 The Elo difference comes from the score fraction ``p`` by the logistic model,
 ``elo = -400 log10(1/p - 1)``; the error bar uses the normal approximation of the mean
@@ -22,39 +22,12 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from bitgames.core.engine import Limit, with_clock
 from bitgames.core.errors import BitgamesError, EngineError
-
-
-class MatchBoard(Protocol):
-    """What the match runner needs from a board."""
-
-    @property
-    def turn(self) -> Any: ...
-
-    def push(self, move: Any) -> None: ...
-
-    def is_game_over(self) -> bool: ...
-
-    def winner(self) -> Any: ...
-
-    def copy(self) -> Any: ...
-
-
-Player = Callable[[Any], Any]
-
-
-def as_player(player: Any) -> Player:
-    """A callable ``board -> move`` from a callable or an object with ``choose_move``."""
-    if hasattr(player, "choose_move"):
-        return player.choose_move
-    if callable(player):
-        return player
-    raise TypeError(f"{player!r} is neither callable nor has a choose_move(board) method")
 
 
 def elo_from_score(p: float) -> float:
@@ -185,82 +158,6 @@ class MatchResult:
 
 def _finite(x: float) -> float | None:
     return None if math.isinf(x) or math.isnan(x) else round(x, 1)
-
-
-def play_game(board: MatchBoard, white_player: Player, black_player: Player,
-              max_plies: int = 400) -> tuple[Any, list[Any], bool]:
-    """Play one game from ``board`` (changed in place).
-
-    ``white_player`` moves whenever ``board.turn`` equals the colour to move at the start,
-    ``black_player`` otherwise. Returns (winning colour or None, moves, adjudicated):
-    a game still going after ``max_plies`` is adjudicated a draw.
-    """
-    first = board.turn
-    moves: list[Any] = []
-    while not board.is_game_over():
-        if len(moves) >= max_plies:
-            return None, moves, True
-        player = white_player if board.turn == first else black_player
-        move = player(board.copy())
-        board.push(move)
-        moves.append(move)
-    return board.winner(), moves, False
-
-
-def run_match(player_a: Any, player_b: Any, new_board: Callable[[], MatchBoard],
-              openings: Sequence[Sequence[Any]] = ((),), max_plies: int = 400,
-              on_game: Callable[[GameRecord, MatchResult], None] | None = None,
-              rounds: int = 1, previous: Sequence[GameRecord] = ()) -> MatchResult:
-    """Play every opening ``rounds`` times with each colour; A's results.
-
-    ``new_board()`` returns the start position; each opening's moves are pushed on it
-    before the players take over. ``on_game`` is called after every game (progress; save
-    the records to resume later). ``previous`` holds the records of games already played
-    by an interrupted run of the same match: they are counted, not replayed.
-    """
-    a, b = as_player(player_a), as_player(player_b)
-    result = MatchResult()
-    number = 0
-    for _ in range(rounds):
-        for index, opening in enumerate(openings):
-            for a_moves_first in (True, False):
-                number += 1
-                if number <= len(previous):
-                    done = previous[number - 1]
-                    if (done.opening, done.a_first) != (index, a_moves_first):
-                        raise ValueError(f"game {number} of the saved run does not match "
-                                         "this match (other openings or order)")
-                    result.add(done)
-                    continue
-                board = new_board()
-                for move in opening:
-                    board.push(move)
-                first_color = board.turn
-                first, second = (a, b) if a_moves_first else (b, a)
-                winner, moves, adjudicated = play_game(board, first, second, max_plies)
-                if winner is None:
-                    a_score = 0.5
-                else:
-                    a_score = 1.0 if (winner == first_color) == a_moves_first else 0.0
-                record = GameRecord(index, a_moves_first, a_score, moves, len(moves),
-                                    adjudicated)
-                result.add(record)
-                if on_game is not None:
-                    on_game(record, result)
-    if number < len(previous):
-        raise ValueError(f"the saved run has {len(previous)} games, this match only {number}")
-    return result
-
-
-def openings_from_lines(lines: Iterable[str], parse: Callable[[str], Sequence[Any]]
-                        ) -> list[Sequence[Any]]:
-    """Read openings, one per line (blank lines and ``#`` comments skipped)."""
-    out = []
-    for line in lines:
-        text = line.split("#", 1)[0].strip()
-        if text:
-            out.append(parse(text))
-    return out
 
 
 # -- SPRT ----------------------------------------------------------------------------------------
