@@ -124,3 +124,35 @@ def test_every_help_text_reads_as_plain_text() -> None:
                     walk(sub, f"{name} {sub_name}")
 
     walk(build_parser(), "bitgames")
+
+
+def test_every_command_in_the_readme_parses() -> None:
+    """Each ``bitgames ...`` command of the README's shell examples is accepted by the
+    parser as written (no placeholders), and every file it names is in the repository."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    from bitgames.cli import build_parser
+
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    blocks = re.findall(r"```bash\n(.*?)```", readme, flags=re.S)
+    commands = []
+    for block in blocks:
+        for line in block.replace("\\\n", " ").splitlines():
+            line = line.split(" #", 1)[0]
+            for part in re.split(r"&&|\|", line):
+                words = shlex.split(part)
+                if words[:1] == ["bitgames"]:
+                    commands.append(words[1:])
+    assert len(commands) > 20
+    parser = build_parser()
+    for argv in commands:
+        try:
+            parser.parse_args(argv)
+        except SystemExit as exc:  # --help exits 0; anything else is a broken example
+            assert exc.code == 0 and "--help" in argv, f"README: bitgames {shlex.join(argv)}"
+        for word in argv:
+            if word.startswith("examples/"):
+                assert (root / word).exists(), word
