@@ -99,7 +99,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s.add_argument(
         "files", nargs="*", help="OBF or FFO-format files of positions ('-' for standard input)"
     )
-    s.add_argument("--board", action="append", default=[], help=BOARD_HELP + "; repeatable")
+    s.add_argument("--board", action="append", default=[],
+                   help='a board to solve: "<64 chars a1..h8> <X|O>"; repeatable')
     s.add_argument("--ffo", metavar="RANGE", help="the shipped FFO suite, e.g. 1-19 or 40-59")
     s.add_argument(
         "--mode", choices=["exact", "wld"], default="exact", help="exact score or win/loss/draw"
