@@ -5,9 +5,9 @@ Kernel side (numba):
 - principal-variation search with a null window after the first move, re-searched on a
   fail high; scores in centi-discs from the side to move (exact scores are 100 x the
   final disc difference, so they lie outside every static evaluation);
-- a transposition table of 4-entry buckets holding the whole position (no false hits):
-  lower and upper bounds, best move, depth, generation; replacement keeps deep entries of
-  the current search;
+- the shared transposition table (:mod:`bitgames.core.tt`), keyed by the whole position
+  (no false hits): lower and upper bounds, best move, depth, generation; replacement keeps
+  deep entries of the current search;
 - move ordering: table move, then two killers per ply, then for remaining depth >=
   :data:`EVAL_ORDER_DEPTH` a shallow search (static evaluation of each child), else
   fastest-first (fewest opponent replies) plus a history score;
@@ -53,17 +53,17 @@ from typing import Any
 
 import numpy as np
 
+from bitgames.core import tt as table
 from bitgames.core.bits import ctz, popcount
 from bitgames.core.engine import End, Info, InfoCallback, Limit, Score, SearchResult, Unit
 from bitgames.core.engine import Engine as BaseEngine
 from bitgames.core.errors import BitgamesError
 from bitgames.core.jit import njit, register_warmup
+from bitgames.core.tt import new_table
 from bitgames.othello import eval as ev
-from bitgames.othello import tt as table
 from bitgames.othello.board import Move
 from bitgames.othello.kernels import PASS, final_score, flips, legal_moves
 from bitgames.othello.solver import SQUARE_VALUE, next_child
-from bitgames.othello.tt import new_table
 
 U = np.uint64
 _ZERO = U(0)

@@ -38,12 +38,12 @@ from typing import Any
 
 import numpy as np
 
+from bitgames.core import tt as table
 from bitgames.core.bits import ctz, popcount
 from bitgames.core.engine import StopSignal
 from bitgames.core.jit import njit, register_warmup
-from bitgames.othello import tt as table
+from bitgames.core.tt import new_table
 from bitgames.othello.kernels import PASS, final_score, flips, legal_moves
-from bitgames.othello.tt import new_table
 
 U = np.uint64
 _ZERO = U(0)
