@@ -11,7 +11,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -22,13 +21,11 @@ from bitgames.core.match import referee
 from bitgames.go import BLACK, WHITE, Board, Engine, Move
 from bitgames.go.cli import match_kit
 from bitgames.go.sgf import parse_sgf, read_sgf
+from tests.match_checks import check_resume_after_a_kill, json_lines
 
 GTP = f'cmd:"{sys.executable} -m bitgames.cli go gtp --playouts 50"'
 RESULT = re.compile(r"[BW]\+(R|[0-9.]+)|0|1/2-1/2|1-0|0-1")
 
-
-def _lines(text: str) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in text.splitlines()]
 
 
 def test_match_against_our_gtp_mode(tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -37,7 +34,7 @@ def test_match_against_our_gtp_mode(tmp_path: Path, capsys: pytest.CaptureFixtur
     argv = ["go", "match", "nodes:100,seed:1", GTP, "--games", "4", "--size", "5",
             "--komi", "0.5", "--scheduler", "serial", "--save", str(save), "--json"]
     assert main([*argv, "--records", str(records)]) == 0
-    out = _lines(capsys.readouterr().out)
+    out = json_lines(capsys.readouterr().out)
     games, total = out[:-1], out[-1]
     assert [g["game"] for g in games] == [1, 2, 3, 4] and total["games"] == 4
     assert [g["a_first"] for g in games] == [True, False, True, False]
@@ -55,13 +52,7 @@ def test_match_against_our_gtp_mode(tmp_path: Path, capsys: pytest.CaptureFixtur
         black = root["PB"][0] if game["a_first"] else root["PW"][0]
         assert black == "nodes:100,seed:1"
         assert board.is_game_over() == (game["reason"] == "two passes")
-    # a killed match (the third game's line cut short): --resume plays games 3 and 4
-    lines = save.read_text().splitlines()
-    assert len(lines) == 5 and "match" in json.loads(lines[0])
-    save.write_text("\n".join(lines[:3]) + "\n" + lines[3][:20])
-    assert main([*argv, "--resume"]) == 0
-    again = _lines(capsys.readouterr().out)
-    assert [g["game"] for g in again[:-1]] == [3, 4] and again[-1]["games"] == 4
+    check_resume_after_a_kill(argv, save, capsys)
 
 
 def test_match_options_are_checked(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,6 +17,7 @@ from bitgames.core.errors import InvalidPositionError
 from bitgames.leiserchess.board import Board
 from bitgames.leiserchess.notation import START_FEN
 from bitgames.leiserchess.pgn import MoveComment, read_games, write_game
+from tests.match_checks import check_resume_after_a_kill, json_lines
 
 UCI = f'cmd:"{sys.executable} -m bitgames.cli leiserchess uci"'
 
@@ -80,9 +81,6 @@ def test_a_bad_move_in_a_record_is_named() -> None:
         write_game(Board(), "A", "B", "2-0")
 
 
-def _lines(text: str) -> list[dict[str, object]]:
-    return [json.loads(line) for line in text.splitlines()]
-
 
 def test_match_against_our_uci_mode(tmp_path: Path, capsys: pytest.CaptureFixture[str]
                                     ) -> None:
@@ -91,7 +89,7 @@ def test_match_against_our_uci_mode(tmp_path: Path, capsys: pytest.CaptureFixtur
     argv = ["leiserchess", "match", "level:1,depth:1,hash:12", UCI, "--games", "4",
             "--max-plies", "30", "--scheduler", "serial", "--save", str(save), "--json"]
     assert main([*argv, "--records", str(records)]) == 0
-    out = _lines(capsys.readouterr().out)
+    out = json_lines(capsys.readouterr().out)
     games, total = out[:-1], out[-1]
     assert [g["game"] for g in games] == [1, 2, 3, 4] and total["games"] == 4
     assert [g["a_first"] for g in games] == [True, False, True, False]
@@ -101,13 +99,7 @@ def test_match_against_our_uci_mode(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert [r.result for r in read] == [g["result"] for g in games]
     names = [(r.tags["White"], r.tags["Black"]) for r in read]
     assert names[0][0] == "level:1,depth:1,hash:12" and names[1][1] == names[0][0]
-    # kill the match after two games (the third line cut short): --resume plays 3 and 4
-    lines = save.read_text().splitlines()
-    assert len(lines) == 5 and "match" in json.loads(lines[0])
-    save.write_text("\n".join(lines[:3]) + "\n" + lines[3][:20])
-    assert main([*argv, "--resume"]) == 0
-    again = _lines(capsys.readouterr().out)
-    assert [g["game"] for g in again[:-1]] == [3, 4] and again[-1]["games"] == 4
+    check_resume_after_a_kill(argv, save, capsys)
 
 
 def test_match_options_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
