@@ -1,4 +1,4 @@
-"""Command-line plumbing every game shares: ``--json``, limits, matches, progress.
+"""Command-line plumbing every game shares: ``--json``, perft records, the match command.
 
 A game's ``cli.py`` builds its subcommands with these helpers so the same option means the
 same thing in every game, and the same fact has the same JSON key (``time`` in seconds,
@@ -13,8 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 from typing import Any
-
-from bitgames.core.engine import Limit
 
 
 def emit(record: dict[str, Any], as_json: bool, text: str) -> None:
@@ -42,20 +40,6 @@ def perft_record(depth: int, count: int, seconds: float, stopped: bool = False,
     rate = count / seconds if seconds > 0 else 0.0
     return {"depth": depth, **extra, "count": count, "time": round(seconds, 6),
             "leaves_per_second": round(rate), "stopped": stopped}
-
-
-def add_limit_options(parser: argparse.ArgumentParser, level_help: str) -> None:
-    """``--level``, ``--depth``, ``--nodes``, ``--movetime``: how long the engine thinks."""
-    parser.add_argument("--level", type=int, help=level_help)
-    parser.add_argument("--depth", type=int, help="search depth in plies")
-    parser.add_argument("--nodes", type=int, help="node budget (Go: playouts)")
-    parser.add_argument("--movetime", type=float, metavar="SECONDS",
-                        help="seconds per move")
-
-
-def limit_from_args(args: argparse.Namespace) -> Limit:
-    """The :class:`Limit` that :func:`add_limit_options`' options give."""
-    return Limit(depth=args.depth, nodes=args.nodes, time=args.movetime)
 
 
 def add_match_options(parser: argparse.ArgumentParser, games: int = 20,
