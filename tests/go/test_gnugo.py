@@ -132,6 +132,6 @@ def test_cli_match_against_gnugo(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert summary["games"] == 2 and summary["wins"] + summary["draws"] + summary["losses"] == 2
     for game, line in zip(out[:2], records.read_text().splitlines(), strict=True):
         root = parse_sgf(line).root
-        assert (root["PW"] if game["a_first"] else root["PB"]) == ["GNU Go"]
+        assert (root["PW"] if game["a_first"] else root["PB"]) == [gnu]  # named by spec
         assert [str(m) for m in read_sgf(line).move_stack] == [
             m for m in game["moves"] if m != "resign"]

@@ -467,8 +467,10 @@ class _Forfeit:
 
 
 def _start_player(kit: GameKit, spec_text: str) -> Any:
-    """The player of a spec, named by the spec; an outside engine that fails to start
-    (crash, no answer to the handshake) loses this game instead of ending the match."""
+    """The player of a spec, named by the spec (so a record says how to play the game
+    again, and two copies of one engine stay apart); an outside engine that fails to
+    start (crash, no answer to the handshake) loses this game instead of ending the
+    match."""
     try:
         player = make_player(kit, PlayerSpec.parse(spec_text))
     except EngineError as exc:

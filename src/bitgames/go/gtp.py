@@ -462,7 +462,7 @@ class GtpClient(Client):
             self.transport.proc.kill()
         elif not self._busy:
             try:
-                self.request("quit", timeout=5.0)
+                self.request("quit", timeout=5.0)  # GTP answers quit: wait for "="
             except BitgamesError:
                 pass
-        super().close()
+        self.transport.close()
