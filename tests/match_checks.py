@@ -26,3 +26,27 @@ def check_resume_after_a_kill(argv: list[str], save: Path,
     assert main([*argv, "--resume"]) == 0
     again = json_lines(capsys.readouterr().out)
     assert [g["game"] for g in again[:-1]] == [3, 4] and again[-1]["games"] == 4
+
+
+def check_ctrl_c_keeps_the_games(argv: list[str], save: Path) -> None:
+    """``bitgames`` with ``argv`` (a long match saved in ``save``, ``--json``) gets SIGINT
+    after its first game: it exits 130 within 5 s, says so, and game 1 is saved."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "bitgames.cli", *argv],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ))
+    assert proc.stdout is not None
+    assert json.loads(proc.stdout.readline())["game"] == 1  # the first game is done
+    proc.send_signal(signal.SIGINT)
+    start = time.perf_counter()
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert time.perf_counter() - start < 5.0
+    assert json.loads(out.splitlines()[-1])["stopped"] == "interrupted"
+    saved = save.read_text().splitlines()
+    assert len(saved) >= 2 and json.loads(saved[1])["number"] == 1

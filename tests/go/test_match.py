@@ -3,13 +3,8 @@ outside engine, the SGF records, saving and resuming, Ctrl-C; the kit's scoring.
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -21,7 +16,11 @@ from bitgames.core.match import referee
 from bitgames.go import BLACK, WHITE, Board, Engine, Move
 from bitgames.go.cli import match_kit
 from bitgames.go.sgf import parse_sgf, read_sgf
-from tests.match_checks import check_resume_after_a_kill, json_lines
+from tests.match_checks import (
+    check_ctrl_c_keeps_the_games,
+    check_resume_after_a_kill,
+    json_lines,
+)
 
 GTP = f'cmd:"{sys.executable} -m bitgames.cli go gtp --playouts 50"'
 RESULT = re.compile(r"[BW]\+(R|[0-9.]+)|0|1/2-1/2|1-0|0-1")
@@ -74,20 +73,9 @@ def test_match_help_says_how_to_play_gnugo(capsys: pytest.CaptureFixture[str]) -
 
 def test_a_match_stops_on_ctrl_c_and_keeps_its_games(tmp_path: Path) -> None:
     save = tmp_path / "match.jsonl"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bitgames.cli", "go", "match", "nodes:50", GTP, "--size", "5",
-         "--games", "200", "--scheduler", "serial", "--save", str(save), "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
-    assert proc.stdout is not None
-    assert json.loads(proc.stdout.readline())["game"] == 1  # the first game is done
-    proc.send_signal(signal.SIGINT)
-    start = time.perf_counter()
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130, err
-    assert time.perf_counter() - start < 5.0
-    assert json.loads(out.splitlines()[-1])["stopped"] == "interrupted"
-    saved = save.read_text().splitlines()
-    assert len(saved) >= 2 and json.loads(saved[1])["number"] == 1
+    check_ctrl_c_keeps_the_games(
+        ["go", "match", "nodes:50", GTP, "--size", "5",
+         "--games", "200", "--scheduler", "serial", "--save", str(save), "--json"], save)
 
 
 def _walls(dead_white: str | None) -> Board:

@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +12,11 @@ from bitgames.core.errors import InvalidPositionError
 from bitgames.leiserchess.board import Board
 from bitgames.leiserchess.notation import START_FEN
 from bitgames.leiserchess.pgn import MoveComment, read_games, write_game
-from tests.match_checks import check_resume_after_a_kill, json_lines
+from tests.match_checks import (
+    check_ctrl_c_keeps_the_games,
+    check_resume_after_a_kill,
+    json_lines,
+)
 
 UCI = f'cmd:"{sys.executable} -m bitgames.cli leiserchess uci"'
 
@@ -110,19 +109,6 @@ def test_match_options_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_a_match_stops_on_ctrl_c_and_keeps_its_games(tmp_path: Path) -> None:
     save = tmp_path / "match.jsonl"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bitgames.cli", "leiserchess", "match", "depth:1",
-         "depth:2,eval:material", "--games", "200", "--scheduler", "serial",
-         "--save", str(save), "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
-    assert proc.stdout is not None
-    first = proc.stdout.readline()  # the first game is done
-    assert json.loads(first)["game"] == 1
-    proc.send_signal(signal.SIGINT)
-    start = time.perf_counter()
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130, err
-    assert time.perf_counter() - start < 5.0
-    assert json.loads(out.splitlines()[-1])["stopped"] == "interrupted"
-    saved = save.read_text().splitlines()
-    assert len(saved) >= 2 and json.loads(saved[1])["number"] == 1
+    check_ctrl_c_keeps_the_games(
+        ["leiserchess", "match", "depth:1", "depth:2,eval:material",
+         "--games", "200", "--scheduler", "serial", "--save", str(save), "--json"], save)

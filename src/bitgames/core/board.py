@@ -37,7 +37,6 @@ from bitgames.core.errors import IllegalMoveError
 Color = bool
 WHITE: Color = True
 BLACK: Color = False
-COLORS: tuple[Color, Color] = (WHITE, BLACK)
 
 
 def color_name(color: Color) -> str:

@@ -516,10 +516,6 @@ class Engine(ABC):
         """Make the running search return its best move so far, at once (thread-safe)."""
         self.stop_signal.set()
 
-    def play(self, board: Any, limit: Limit | None = None) -> Any:
-        """Just the move: ``search(board, limit).move``."""
-        return self.search(board, limit).move
-
 
 class Player(Protocol):
     """Anything that plays games: a built-in engine with limits, or an outside engine
