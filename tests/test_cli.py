@@ -47,7 +47,6 @@ def test_help_does_not_import_numba() -> None:
 @pytest.mark.parametrize(
     "argv, fragment",
     [
-        (["othello", "perft", "0"], "at least 1"),
         (["othello", "perft", "3", "--board", "XX X"], "64 squares"),
         (["othello", "solve", "--board", "Q" * 64 + " X"], "bad character"),
         (["othello", "solve"], "nothing to solve"),

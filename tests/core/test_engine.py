@@ -61,8 +61,10 @@ def test_score_repr_evaluates_back() -> None:
 def test_limit_rejects_nonsense() -> None:
     with pytest.raises(BitgamesError, match="depth must be at least 1"):
         Limit(depth=0)
-    with pytest.raises(BitgamesError, match="time must not be negative"):
-        Limit(time=-1.0)
+    for field in ("time", "remaining", "increment"):
+        for value in (-1.0, math.inf, math.nan):
+            with pytest.raises(BitgamesError, match=f"{field} must be a finite number"):
+                Limit(**{field: value})
 
 
 def test_stop_signal_raises_attached_slots_and_times_out() -> None:

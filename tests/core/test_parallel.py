@@ -49,3 +49,52 @@ def test_dask_missing_is_a_clear_error() -> None:
             list(run_tasks(pow, [(1, 1), (2, 2)], scheduler="tcp://127.0.0.1:1"))
     else:  # pragma: no cover
         pytest.skip("distributed installed; needs a running scheduler")
+
+
+def _pid_then_sleep(folder: str, seconds: float) -> int:
+    """A task that says which process runs it, then works for a long time."""
+    import os
+    import time
+    from pathlib import Path
+
+    Path(folder, f"{os.getpid()}.pid").touch()
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def test_workers_end_when_the_parent_is_killed(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = ("from bitgames.core.parallel import run_tasks\n"
+              "from tests.core.test_parallel import _pid_then_sleep\n"
+              f"list(run_tasks(_pid_then_sleep, [({str(tmp_path)!r}, 120.0)] * 2,"
+              " workers=2))\n")
+    parent = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        deadline = time.monotonic() + 60
+        while len(list(tmp_path.glob("*.pid"))) < 2:
+            assert time.monotonic() < deadline, "the workers never started"
+            assert parent.poll() is None
+            time.sleep(0.1)
+        workers = [int(p.stem) for p in tmp_path.glob("*.pid")]
+        parent.send_signal(signal.SIGKILL)  # no chance to shut its pool down
+        parent.wait()
+
+        def alive(pid: int) -> bool:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return False
+            return True
+
+        deadline = time.monotonic() + 10
+        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(alive(pid) for pid in workers), "workers outlived their parent"
+    finally:
+        if parent.poll() is None:
+            parent.kill()

@@ -90,7 +90,9 @@ def test_implicit_predecessors_and_invalid_states() -> None:
     values[7] = INVALID  # never touched, never a predecessor target of propagation
     counts = np.ones(n, dtype=np.uint8)
     depth = np.zeros(0, dtype=np.int32)
-    decided = solve(values, counts, depth, _chain_preds, np.zeros(n), 4)
+    progress = np.zeros(2, dtype=np.int64)
+    decided = solve(values, counts, depth, _chain_preds, np.zeros(n), 4, progress)
     assert list(values[:7]) == [LOSS, WIN, LOSS, WIN, LOSS, WIN, LOSS]
     assert values[7] == INVALID and list(values[8:]) == [DRAW, DRAW]
     assert decided == 6
+    assert list(progress) == [7, 7]  # the queue emptied: 1 seed and 6 decided states

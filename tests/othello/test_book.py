@@ -264,7 +264,7 @@ def test_cli_build_show_learn(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     code, _, err = run("show", "--book", str(tmp_path / "junk.npz"))
     assert code == 2 and "cannot read opening book" in err
     code, _, err = run("build", str(path), "--depth", "0")
-    assert code == 2 and "--depth must be at least 1" in err
+    assert code == 2 and "argument --depth: must be 1..60, got 0" in err
 
 
 def test_shipped_book_is_consistent() -> None:

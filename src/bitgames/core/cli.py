@@ -12,15 +12,143 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import re
 from typing import Any
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+#: the exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it
+INTERRUPTED = 130
 
 
 def emit(record: dict[str, Any], as_json: bool, text: str) -> None:
     """Print one result: ``record`` as a JSON object with ``--json``, else ``text``."""
-    if as_json:
-        print(json.dumps(record), flush=True)
-    else:
-        print(text, flush=True)
+    from bitgames.core.progress import write
+
+    write(json.dumps(record) if as_json else text)
+
+
+class Integer:
+    """An ``argparse`` type: a whole number in ASCII digits, within ``[minimum, maximum]``.
+
+    Python's ``int()`` also reads other digits (``int('²')`` fails, ``int('٣')`` is 3) and
+    numbers of any size; an option must be plain and in range, or the command refuses it
+    with a message naming the option.
+
+    >>> Integer(1)("12")
+    12
+    >>> Integer(1, 60)("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be 1..60, got 0
+    """
+
+    def __init__(self, minimum: int | None = None, maximum: int | None = None) -> None:
+        self.minimum = minimum
+        self.maximum = maximum
+        self.__name__ = "integer"  # argparse names the type in its messages
+
+    def __call__(self, text: str) -> int:
+        if not _INTEGER.fullmatch(text.strip()):
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+        value = int(text)
+        low = "" if self.minimum is None else str(self.minimum)
+        high = "" if self.maximum is None else str(self.maximum)
+        if ((self.minimum is not None and value < self.minimum)
+                or (self.maximum is not None and value > self.maximum)):
+            bounds = f"{low}..{high}" if low and high else (
+                f"at least {low}" if low else f"at most {high}")
+            raise argparse.ArgumentTypeError(f"must be {bounds}, got {value}")
+        return value
+
+
+class Number:
+    """An ``argparse`` type: a finite decimal number in ``[minimum, maximum]``.
+
+    ``nan``, ``inf`` and other spellings ``float()`` accepts are refused: a time of
+    ``inf`` seconds would overflow a timer, ``nan`` compares false with everything.
+
+    >>> Number(0)("2.5")
+    2.5
+    >>> Number(0)("inf")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a finite number, got 'inf'
+    """
+
+    def __init__(self, minimum: float | None = None, maximum: float | None = None,
+                 above: float | None = None) -> None:
+        self.minimum = minimum
+        self.maximum = maximum
+        self.above = above
+        self.__name__ = "number"
+
+    def __call__(self, text: str) -> float:
+        if not _NUMBER.fullmatch(text.strip()):
+            raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+        value = float(text)
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+        if self.above is not None and value <= self.above:
+            raise argparse.ArgumentTypeError(f"must be more than {self.above:g}, got {value:g}")
+        if self.minimum is not None and value < self.minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {self.minimum:g}, got {value:g}")
+        if self.maximum is not None and value > self.maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {self.maximum:g}, got {value:g}")
+        return value
+
+
+#: the longest a move may be given on the command line: a year
+MAX_SECONDS = 365 * 24 * 3600.0
+#: seconds per move: more than zero, at most :data:`MAX_SECONDS`
+SECONDS = Number(maximum=MAX_SECONDS, above=0.0)
+
+
+def add_limit_options(parser: argparse.ArgumentParser, max_level: int,
+                      level: int | None = None, level_help: str = "", *,
+                      limits: bool = True, depth: bool = True,
+                      nodes_help: str = "nodes per move",
+                      aliases: dict[str, str] | None = None) -> None:
+    """The engine options, the same in every game: ``--level`` and, with ``limits``, the
+    limits ``--depth``, ``--nodes`` and ``--movetime`` (see :func:`limit_from_args`).
+
+    ``level`` is the default level (``None``: the engine's own default) and ``level_help``
+    says what a level sets in this game; ``depth=False`` leaves out ``--depth`` (Go's
+    tree search has none); ``aliases`` adds a game's older name of an option, e.g.
+    ``{"nodes": "--playouts"}``.
+    """
+    names = {"nodes": ["--nodes"], "movetime": ["--movetime"]}
+    for key, alias in (aliases or {}).items():
+        names[key].append(alias)
+    default = "" if level is None else f", default {level}"
+    parser.add_argument("--level", type=Integer(1, max_level), default=level,
+                        help=f"engine level 1 (weakest) to {max_level}{default}"
+                        + (f": {level_help}" if level_help else ""))
+    if not limits:
+        return
+    if depth:
+        parser.add_argument("--depth", type=Integer(1, 255), metavar="PLIES",
+                            help="search this many plies (instead of the level's limit)")
+    parser.add_argument(*names["nodes"], dest="nodes", type=Integer(1), metavar="N",
+                        help=nodes_help)
+    parser.add_argument(*names["movetime"], dest="movetime", type=SECONDS, metavar="SECONDS",
+                        help="seconds per move")
+
+
+def limit_from_args(args: argparse.Namespace) -> Any:
+    """The :class:`~bitgames.core.engine.Limit` of :func:`add_limit_options`' options:
+    ``Limit()`` (the level decides) when none of depth, nodes, movetime is given.
+
+    >>> limit_from_args(argparse.Namespace(depth=6, nodes=None, movetime=None))
+    Limit(depth=6, nodes=None, time=None, remaining=None, increment=0.0, moves_to_go=None, \
+infinite=False)
+    """
+    from bitgames.core.engine import Limit
+
+    return Limit(depth=getattr(args, "depth", None), nodes=args.nodes, time=args.movetime)
 
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
@@ -48,18 +176,19 @@ def add_match_options(parser: argparse.ArgumentParser, games: int = 20,
     parser.add_argument("a", help="player A: level:N[,depth:N][,nodes:N][,time:S] for the "
                         "built-in engine, or cmd:\"COMMAND\" for an outside engine")
     parser.add_argument("b", help="player B, as A")
-    parser.add_argument("--games", type=int, default=games,
+    parser.add_argument("--games", type=Integer(1), default=games,
                         help=f"games to play (default {games}; each opening twice, with "
                         "colours swapped)")
     parser.add_argument("--openings", metavar="FILE",
                         help="openings, one per line (moves in the game's notation); "
                         "default: random openings")
-    parser.add_argument("--random-plies", type=int, default=4, metavar="N",
+    parser.add_argument("--random-plies", type=Integer(0, 100), default=4, metavar="N",
                         help="plies of each random opening (default 4)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random openings")
+    parser.add_argument("--seed", type=Integer(0), default=0,
+                        help="seed of the random openings")
     parser.add_argument("--tc", metavar="SECONDS[+INC]",
                         help="a game clock for each player (losing on time loses the game)")
-    parser.add_argument("--max-plies", type=int, default=max_plies,
+    parser.add_argument("--max-plies", type=Integer(1), default=max_plies,
                         help=f"adjudicate a draw after this many plies (default {max_plies})")
     parser.add_argument("--sprt", metavar="ELO0,ELO1",
                         help="stop as soon as a sequential test (alpha = beta = 0.05) "
@@ -72,7 +201,7 @@ def add_match_options(parser: argparse.ArgumentParser, games: int = 20,
                         help="append each game's record in the game's file format")
     parser.add_argument("--scheduler", default="processes",
                         help="serial, processes (default) or tcp://HOST:PORT (Dask)")
-    parser.add_argument("--workers", type=int, help="parallel games (default: the CPUs)")
+    parser.add_argument("--workers", type=Integer(1), help="parallel games (default: the CPUs)")
     add_json_flag(parser)
 
 
@@ -96,11 +225,10 @@ def run_match_command(args: argparse.Namespace, kit_factory: str,
         run_plan,
     )
     from bitgames.core.parallel import check_scheduler
+    from bitgames.core.progress import bar
 
     specs = [PlayerSpec.parse(spec) for spec in (args.a, args.b)]  # errors before any game
     check_scheduler(args.scheduler)
-    if args.games < 1:
-        raise BitgamesError(f"--games must be at least 1, got {args.games}")
     if args.resume and not args.save:
         raise BitgamesError("--resume needs --save FILE")
     module, _, name = kit_factory.partition(":")
@@ -140,16 +268,22 @@ def run_match_command(args: argparse.Namespace, kit_factory: str,
                      max_plies=args.max_plies,
                      sprt=Sprt.parse(args.sprt) if args.sprt else None)
 
+    shown = bar(plan.games, "match", "game")
+
     def on_game(record: Any, result: Any) -> None:
         a_side = "A first" if record.a_first else "B first"
         emit({"game": record.number, **record.to_dict(), "total": result.to_dict()},
              args.json,
              f"game {record.number}/{plan.games} ({a_side}): {record.result} "
              f"[{record.reason}]  {result.summary()}")
+        shown.update(result.n - shown.n)  # resumed games count too
+        low, high = result.elo_interval()
+        shown.set_postfix_str(f"Elo {result.elo:+.0f} [{low:+.0f}, {high:+.0f}]")
 
-    run = run_plan(plan, kit_factory, kit_options, scheduler=args.scheduler,
-                   workers=args.workers, save=args.save, resume=args.resume,
-                   records=args.records, on_game=on_game)
+    with shown:
+        run = run_plan(plan, kit_factory, kit_options, scheduler=args.scheduler,
+                       workers=args.workers, save=args.save, resume=args.resume,
+                       records=args.records, on_game=on_game)
     result = run.result
     emit({"a": args.a, "b": args.b, **result.to_dict(), "stopped": run.stopped}, args.json,
          f"{args.a} vs {args.b}: {result.summary()}"

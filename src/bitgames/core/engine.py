@@ -177,10 +177,11 @@ class Limit:
             value = getattr(self, name)
             if value is not None and value < 1:
                 raise BitgamesError(f"limit {name} must be at least 1, got {value}")
-        for name in ("time", "remaining"):
+        for name in ("time", "remaining", "increment"):
             value = getattr(self, name)
-            if value is not None and value < 0:
-                raise BitgamesError(f"limit {name} must not be negative, got {value}")
+            if value is not None and not 0 <= value < math.inf:
+                raise BitgamesError(f"limit {name} must be a finite number of seconds, "
+                                    f"not negative, got {value}")
 
     def is_empty(self) -> bool:
         """True when no limit is set (the engine's level decides)."""
@@ -355,8 +356,9 @@ def interruptible(on_interrupt: Callable[[], None]) -> Iterator[list[bool]]:
         signal.signal(signal.SIGINT, previous)
 
 
-def run_in_worker(job: Callable[[], T]) -> T:
-    """``job()`` run in a worker thread while this thread waits in short joins.
+def run_in_worker(job: Callable[[], T], tick: Callable[[], None] | None = None) -> T:
+    """``job()`` run in a worker thread while this thread waits in short joins, calling
+    ``tick()`` (if given) after each: to draw the progress a kernel writes into an array.
 
     Python runs a signal handler only between bytecodes of the main thread, so a kernel
     called from the main thread would never let :func:`interruptible`'s handler raise
@@ -380,10 +382,27 @@ def run_in_worker(job: Callable[[], T]) -> T:
     worker.start()
     while worker.is_alive():
         worker.join(0.05)
+        if tick is not None:
+            tick()
     if errors:
         raise errors[0]
     return box[0]
 
+
+
+def run_stoppable(job: Callable[[], T], stop: Callable[[], None],
+                  tick: Callable[[], None] | None = None) -> tuple[T, bool]:
+    """``job()`` run by :func:`run_in_worker` (with its ``tick``) and Ctrl-C calling
+    ``stop`` (which makes the job's kernel return what it has). Returns ``(job's result,
+    interrupted)``: the pair a long command needs to print what it has and exit with
+    status 130.
+
+    >>> run_stoppable(lambda: 6 * 7, lambda: None)
+    (42, False)
+    """
+    with interruptible(stop) as pressed:
+        value = run_in_worker(job, tick)
+    return value, pressed[0]
 
 # -- time ---------------------------------------------------------------------------------------
 

@@ -7,7 +7,8 @@ each result at once and resume later without losing finished work.
 - ``scheduler="serial"``: in this process, in order (debugging, tests, one core);
 - ``scheduler="processes"`` (default): a local process pool of ``workers`` processes
   (default: the number of CPUs); processes are started with ``spawn`` so workers never
-  inherit threads or numba state from the parent;
+  inherit threads or numba state from the parent, and they exit when the parent is
+  killed;
 - ``scheduler="tcp://host:port"``: a Dask distributed scheduler (``pip install
   distributed``); imported only then.
 
@@ -68,13 +69,32 @@ def _run_processes(fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
     import multiprocessing
 
     ctx = multiprocessing.get_context("spawn")
-    pool = cf.ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx)
+    pool = cf.ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx,
+                                  initializer=_end_with_parent, initargs=(os.getpid(),))
     try:
         futures = {pool.submit(fn, *args): i for i, args in enumerate(tasks)}
         for fut in cf.as_completed(futures):
             yield futures[fut], fut.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _end_with_parent(parent: int) -> None:
+    """In a pool worker: exit as soon as the process that started the pool is gone.
+
+    A pool's workers end with the pool, but a parent killed outright (``kill -9``, the
+    out-of-memory killer) cannot tell them to: they would go on computing for nobody. A
+    daemon thread in each worker looks every half second.
+    """
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="bitgames-parent-watch").start()
 
 
 def _run_dask(fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],

@@ -49,10 +49,12 @@ NAMES = ("unknown", "win", "loss", "draw", "invalid")
 # (each process would add a new cache entry), and compiling it takes a second or two.
 @njit(cache=False)
 def solve(values: np.ndarray, counts: np.ndarray, depth: np.ndarray, predecessors: Any,
-          ctx: Any, max_preds: int) -> int:
+          ctx: Any, max_preds: int, progress: np.ndarray) -> int:
     """Resolve ``values`` in place (see the module docstring); return the number of
     states decided by propagation. ``depth`` is an ``int16``/``int32`` array of the same
-    length, or of length 0 to skip distances."""
+    length, or of length 0 to skip distances. ``progress`` (``int64``, 2 entries, or 0
+    to skip) receives the states taken from the queue and the states queued so far, for
+    another thread to follow: the work is done when the two meet."""
     n = values.shape[0]
     queue = np.empty(n, dtype=np.uint32)  # n < 2**32 states
     head = 0
@@ -67,7 +69,11 @@ def solve(values: np.ndarray, counts: np.ndarray, depth: np.ndarray, predecessor
                 depth[s] = 0
     seeds = tail
     out = np.empty(max_preds, dtype=np.int64)
+    track = progress.shape[0] >= 2
     while head < tail:
+        if track and (head & 65535) == 0:
+            progress[0] = head
+            progress[1] = tail
         s = np.int64(queue[head])
         head += 1
         vs = values[s]
@@ -87,6 +93,9 @@ def solve(values: np.ndarray, counts: np.ndarray, depth: np.ndarray, predecessor
                 depth[p] = depth[s] + 1
             queue[tail] = np.uint32(p)
             tail += 1
+    if track:
+        progress[0] = head
+        progress[1] = tail
     for s in range(n):
         if values[s] == UNKNOWN:
             values[s] = DRAW
@@ -123,5 +132,6 @@ def solve_graph(indptr: np.ndarray, succ: np.ndarray) -> tuple[np.ndarray, np.nd
     indeg = np.diff(rev_ptr)
     depth = np.zeros(n, dtype=np.int32)
     max_preds = max(int(indeg.max(initial=0)), 1)
-    solve(values, counts, depth, _csr_predecessors, (rev_ptr, rev), max_preds)
+    solve(values, counts, depth, _csr_predecessors, (rev_ptr, rev), max_preds,
+          np.zeros(0, dtype=np.int64))
     return values, depth

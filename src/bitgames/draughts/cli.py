@@ -12,7 +12,20 @@ import sys
 import time
 from typing import Any
 
-from bitgames.core.cli import add_json_flag, add_match_options, emit, perft_record
+from bitgames.core.cli import (
+    INTERRUPTED,
+    Integer,
+    add_json_flag,
+    add_limit_options,
+    add_match_options,
+    emit,
+    limit_from_args,
+    perft_record,
+)
+
+#: what a draughts level sets (:data:`bitgames.draughts.search.LEVELS`)
+LEVEL_HELP = ("a depth and seconds per move, from 1 ply / 0.1 s (level 1) through 6 plies / "
+              "0.5 s (level 5) to 40 plies / 15 s (level 10)")
 
 
 def add_commands(sub: Any) -> None:
@@ -22,7 +35,7 @@ def add_commands(sub: Any) -> None:
                        "the last ply; captures with the same start, end and captured set "
                        "count once unless --all-paths). Ctrl-C stops the count: it prints "
                        "the leaves counted so far and exits with 130.")
-    p.add_argument("depth", type=int, help="plies")
+    p.add_argument("depth", type=Integer(0, 40), help="plies")
     _variant_fen(p)
     p.add_argument("--divide", action="store_true", help="one count per root move")
     p.add_argument("--all-paths", action="store_true",
@@ -34,7 +47,7 @@ def add_commands(sub: Any) -> None:
                        description="Play a game against the engine; type moves in the "
                        "variant's notation, 'moves' lists them, 'undo' takes back, 'quit'.")
     _variant_fen(p)
-    p.add_argument("--level", type=int, default=5, help="engine level 1..10 (default 5)")
+    add_limit_options(p, 10, 5, LEVEL_HELP)
     p.add_argument("--color", choices=["white", "black"], default="white",
                    help="your colour (default white)")
     p.set_defaults(func=cmd_play)
@@ -44,7 +57,7 @@ def add_commands(sub: Any) -> None:
                        "per depth (score in men for the side to move, PV). Ctrl-C stops "
                        "the search: it prints the best move so far and exits with 130.")
     _variant_fen(p)
-    _limits(p)
+    add_limit_options(p, 10, 5, LEVEL_HELP)
     add_json_flag(p)
     p.set_defaults(func=cmd_analyze)
 
@@ -73,13 +86,6 @@ def _variant_fen(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fen", help="start position (default: the initial position)")
 
 
-def _limits(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--depth", type=int, help="plies")
-    p.add_argument("--nodes", type=int, help="node budget")
-    p.add_argument("--movetime", type=float, help="seconds")
-    p.add_argument("--level", type=int, help="level 1..10")
-
-
 def _board(args: argparse.Namespace) -> Any:
     from bitgames.draughts.board import Board
 
@@ -90,54 +96,54 @@ def cmd_perft(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
     jit.ensure_warm("draughts", "rules")
-    from bitgames.core.engine import StopSignal, interruptible, run_in_worker
+    import numpy as np
+
+    from bitgames.core.engine import StopSignal, run_stoppable
+    from bitgames.core.progress import bar
     from bitgames.draughts import kernels
     from bitgames.draughts.board import _move_from_packed
 
-    if args.depth < 0:
-        raise ValueError(f"depth must be >= 0, got {args.depth}")
     board = _board(args)
     w, b, k, side = board.bitboards()
     code = board._code
     unique = not args.all_paths
     stop = StopSignal()
     start = time.perf_counter()
-    with interruptible(stop.set) as pressed:
-        print(f"perft {args.depth}: counting (Ctrl-C stops)", file=sys.stderr, flush=True)
-        if args.divide:
-            total = 0
-            rows = run_in_worker(lambda: kernels.divide(w, b, k, side, args.depth, code, unique,
-                                                    stop.flag))
-            for packed, path, count in rows:
+    roots = len(kernels.legal_moves(w, b, k, side, code, unique))
+    print(f"perft {args.depth}: counting (Ctrl-C stops)", file=sys.stderr, flush=True)
+    if args.depth <= 1 and not args.divide:
+        total, stopped = run_stoppable(
+            lambda: kernels.perft(w, b, k, side, args.depth, code, unique, stop.flag), stop.set)
+    else:  # one count per root move, which the progress bar follows
+        counts = np.full(kernels.MAX_MOVES, -1, dtype=np.int64)
+        with bar(roots, f"perft {args.depth}", "move") as shown:
+            def tick() -> None:
+                shown.update(int(np.count_nonzero(counts >= 0)) - shown.n)
+
+            rows, stopped = run_stoppable(
+                lambda: kernels.divide(w, b, k, side, args.depth, code, unique, stop.flag,
+                                       counts), stop.set, tick)
+            tick()
+        total = 0
+        for packed, path, count in rows:
+            total += count
+            if args.divide:
                 move = str(_move_from_packed(packed, path, board.variant))
-                total += count
                 emit({"move": move, "count": count}, args.json, f"{move} {count}")
-        else:
-            total = run_in_worker(lambda: kernels.perft(w, b, k, side, args.depth, code, unique,
-                                                    stop.flag))
     seconds = time.perf_counter() - start
     rate = total / seconds if seconds > 0 else 0.0
-    stopped = pressed[0]
     emit(perft_record(args.depth, total, seconds, stopped, variant=board.variant,
                       fen=board.fen()),
          args.json, f"{'stopped: ' if stopped else ''}perft {args.depth}: {total}"
          f"{' leaves so far' if stopped else ''}  ({seconds:.3f} s, {rate / 1e6:.1f} M/s)")
-    return 130 if stopped else 0
-
-
-def _engine_limit(args: argparse.Namespace) -> Any:
-    from bitgames.core.engine import Limit
-
-    if args.depth is None and args.nodes is None and args.movetime is None:
-        return Limit() if args.level is not None else Limit(depth=10)
-    return Limit(depth=args.depth, nodes=args.nodes, time=args.movetime)
+    return INTERRUPTED if stopped else 0
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
     jit.ensure_warm("draughts", "rules", "engine")
-    from bitgames.core.engine import Info, interruptible, run_in_worker
+    from bitgames.core.engine import Info, run_stoppable
     from bitgames.draughts.search import Engine
 
     board = _board(args)
@@ -152,14 +158,14 @@ def cmd_analyze(args: argparse.Namespace) -> int:
              args.json, f"depth {r.depth:2d}  score {r.score!s:>12}  nodes {r.nodes:>10}"
              f"  {r.time:6.2f} s  {pv}")
 
-    limit = _engine_limit(args)
-    with interruptible(engine.stop) as pressed:
-        result = run_in_worker(lambda: engine.search(board, limit, on_info=info))
+    limit = limit_from_args(args)
+    result, stopped = run_stoppable(lambda: engine.search(board, limit, on_info=info),
+                                    engine.stop)
     if result.move is not None:
         score = result.score.to_dict() if result.score else None
-        emit({"bestmove": str(result.move), "score": score, "stopped": pressed[0]},
-             args.json, f"{'stopped: ' if pressed[0] else ''}best move {result.move}")
-    return 130 if pressed[0] else 0
+        emit({"bestmove": str(result.move), "score": score, "stopped": stopped},
+             args.json, f"{'stopped: ' if stopped else ''}best move {result.move}")
+    return INTERRUPTED if stopped else 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -172,6 +178,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     board = _board(args)
     engine = Engine(board.variant, level=args.level)
+    limit = limit_from_args(args)
     human = WHITE if args.color == "white" else not WHITE
     while True:
         print(board, flush=True)
@@ -179,7 +186,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(f"result {board.result()}")
             return 0
         if board.turn != human:
-            r = engine.search(board)
+            r = engine.search(board, limit)
             assert r.move is not None and r.score is not None
             print(f"engine plays {r.move}  (score {-r.score} for you, depth {r.depth})",
                   flush=True)

@@ -600,14 +600,16 @@ def _divide(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, var
 
 def divide(w: Bits, b: Bits, k: Bits, side: int, depth: int, variant: int,
            unique: bool = True, stop: np.ndarray | None = None,
-           ) -> list[tuple[int, list[int], int]]:
+           counts: np.ndarray | None = None) -> list[tuple[int, list[int], int]]:
     """Per root move: (packed move, landing squares, leaf count ``depth - 1`` plies below).
 
     Stopped by ``stop`` (see :func:`perft`), it lists the root moves counted so far, the
-    last one with a partial count.
+    last one with a partial count. ``counts`` (``int64``, :data:`MAX_MOVES` entries of -1)
+    receives each root move's count as it is done, for another thread to follow.
     """
     buf = new_buffer(depth + 1)
-    counts = np.full(MAX_MOVES, -1, dtype=np.int64)
+    if counts is None:
+        counts = np.full(MAX_MOVES, -1, dtype=np.int64)
     flag = np.zeros(1, dtype=np.int64) if stop is None else stop
     n = _divide(U(w), U(b), U(k), np.int64(side), np.int64(max(depth, 1)), np.int64(variant),
                 np.int64(1 if unique else 0), buf, counts, flag)

@@ -13,7 +13,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bitgames.core.cli import add_json_flag, add_match_options, emit
+from bitgames.core.cli import (
+    Integer,
+    Number,
+    add_json_flag,
+    add_limit_options,
+    add_match_options,
+    emit,
+    limit_from_args,
+)
 
 #: the engine options a ``match`` player may set (``policy:tactics,uct:0.3``)
 ENGINE_FLOATS = ("resign", "uct", "rave_bias", "prior", "expand_at", "shape_prior")
@@ -44,8 +52,8 @@ POLICY_NAMES = ("light", "capture", "tactics", "patterns")
 
 
 def _board_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--size", type=int, default=9, help="board size, 2 to 25 (default 9)")
-    p.add_argument("--komi", type=float, default=7.5, help="komi (default 7.5)")
+    p.add_argument("--size", type=Integer(2, 25), default=9, help="board size, 2 to 25 (default 9)")
+    p.add_argument("--komi", type=Number(-1000, 1000), default=7.5, help="komi (default 7.5)")
     p.add_argument(
         "--rules",
         default="default",
@@ -54,17 +62,11 @@ def _board_options(p: argparse.ArgumentParser) -> None:
 
 
 def _engine_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--playouts", type=int, help="simulations per move (default: the level's)")
-    g.add_argument("--seconds", type=float, help="seconds per move instead of a playout count")
-    p.add_argument(
-        "--level",
-        type=int,
-        default=5,
-        help="engine level 1-10 when no --playouts/--seconds: 100, 300, 1000, 3000, 10000 "
-        "(level 5, the default), 20000, 50000, 100000, 200000, 500000 playouts per move",
-    )
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    add_limit_options(p, 10, 5, "100, 300, 1000, 3000, 10000 (level 5), 20000, 50000, "
+                      "100000, 200000, 500000 playouts per move", depth=False,
+                      nodes_help="playouts per move (instead of the level's)",
+                      aliases={"nodes": "--playouts", "movetime": "--seconds"})
+    p.add_argument("--seed", type=Integer(0), default=0, help="random seed (default 0)")
     p.add_argument(
         "--policy",
         choices=POLICY_NAMES,
@@ -126,12 +128,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "playouts per second, moves per playout and nanoseconds per move, for each size. "
         "Ctrl-C stops at once and prints the figures of the playouts done (exit status 130).",
     )
-    p.add_argument(
-        "--size", type=int, action="append", help="board size, repeatable (default 9 13 19)"
-    )
-    p.add_argument("--playouts", type=int, default=100_000, help="playouts on 9x9 (100000)")
-    p.add_argument("--threads", type=int, default=1, help="threads (default 1)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--size", type=Integer(2, 25), action="append",
+                   help="board size, repeatable (default 9 13 19)")
+    p.add_argument("--playouts", type=Integer(1), default=100_000, help="playouts on 9x9 (100000)")
+    p.add_argument("--threads", type=Integer(1, 1024), default=1, help="threads (default 1)")
+    p.add_argument("--seed", type=Integer(0), default=1)
     p.add_argument(
         "--policy",
         choices=POLICY_NAMES,
@@ -153,15 +154,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_score)
 
 
-def _limit(args: argparse.Namespace) -> Any:
-    """The ``Limit`` of --playouts / --seconds (``Limit()``: the engine's level)."""
-    from bitgames.core.engine import Limit
-
-    if args.seconds is not None:
-        return Limit(time=args.seconds)
-    return Limit(nodes=args.playouts) if args.playouts is not None else Limit()
-
-
 def _engine(args: argparse.Namespace) -> Any:
     from bitgames.go import kernels as K
     from bitgames.go.mcts import Engine
@@ -178,7 +170,7 @@ def cmd_gtp(args: argparse.Namespace) -> int:
         size=args.size,
         komi=args.komi,
         rules=args.rules,
-        limit=_limit(args),
+        limit=limit_from_args(args),
         engine=_engine(args),
         resign=not args.no_resign,
     ).serve()
@@ -191,7 +183,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from bitgames.go.mcts import final_score
 
     ensure_warm("go", "rules", "mcts")
-    limit = _limit(args)
+    limit = limit_from_args(args)
     board = Board(size=args.size, komi=args.komi, rules=args.rules)
     engine = _engine(args)
     human = BLACK if args.color == "black" else WHITE

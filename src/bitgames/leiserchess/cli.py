@@ -10,7 +10,19 @@ import argparse
 import time
 from typing import Any
 
-from bitgames.core.cli import add_json_flag, add_match_options, emit, perft_record
+from bitgames.core.cli import (
+    INTERRUPTED,
+    Integer,
+    add_json_flag,
+    add_limit_options,
+    add_match_options,
+    emit,
+    limit_from_args,
+    perft_record,
+)
+
+#: what a Leiserchess level sets (:data:`bitgames.leiserchess.search.LEVEL_DEPTHS`)
+LEVEL_HELP = "a depth of 1, 2, 3, 4, 6 (level 5), 7, 8, 9, 10 or 12 plies"
 
 
 def add_commands(sub: Any) -> None:
@@ -23,7 +35,7 @@ def add_commands(sub: Any) -> None:
         "zap is a leaf): 78, 6084, 473126, 36767050 from the start. --legal applies the "
         "Ko rule.",
     )
-    p.add_argument("depth", type=int, help="depth in plies (1 or more)")
+    p.add_argument("depth", type=Integer(1, 40), help="depth in plies (1 or more)")
     p.add_argument("--legal", action="store_true", help="count only Ko-legal moves")
     p.add_argument("--fen", help="start from this FEN instead of the opening position")
     p.add_argument("--moves", nargs="*", default=[], help="moves to play first")
@@ -48,8 +60,7 @@ def add_commands(sub: Any) -> None:
     )
     pl.add_argument("--color", choices=["tangerine", "lavender", "white", "black"],
                     default="tangerine", help="your side (tangerine moves first)")
-    pl.add_argument("--depth", type=int, default=0, help="engine depth (0: use --time)")
-    pl.add_argument("--time", type=float, default=1.0, help="engine seconds per move")
+    add_limit_options(pl, 10, 5, LEVEL_HELP, aliases={"movetime": "--time"})
     pl.add_argument("--fen", help="start from this FEN")
     pl.set_defaults(func=cmd_play)
 
@@ -61,8 +72,7 @@ def add_commands(sub: Any) -> None:
     )
     s.add_argument("--fen", help="position (default: the opening)")
     s.add_argument("--moves", nargs="*", default=[], help="moves to play first")
-    s.add_argument("--depth", type=int, default=0, help="search depth (0: use --time)")
-    s.add_argument("--time", type=float, default=1.0, help="seconds (when --depth is 0)")
+    add_limit_options(s, 10, 5, LEVEL_HELP, aliases={"movetime": "--time"})
     add_json_flag(s)
     s.set_defaults(func=cmd_search)
 
@@ -117,39 +127,37 @@ def _board_from(fen: str | None, moves: list[str]) -> Any:
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
-    from bitgames.core.errors import BitgamesError
-
-    if args.depth < 1:
-        raise BitgamesError(f"perft depth must be 1 or more, got {args.depth}")
     from bitgames.core import jit
 
     jit.ensure_warm("leiserchess", "rules")
-    from bitgames.core.engine import StopSignal, interruptible, run_in_worker
+    from bitgames.core.engine import StopSignal, run_stoppable
+    from bitgames.core.progress import bar
     from bitgames.leiserchess.perft import perft_board
 
     board = _board_from(args.fen, args.moves)
+    roots = len(board.legal_moves if args.legal else board.pseudo_legal_moves)
     stop = StopSignal()
     start = time.perf_counter()
-    with interruptible(stop.set) as pressed:
-        if args.divide:
-            split = run_in_worker(lambda: perft_board(board, args.depth, legal=args.legal,
-                                                  divide=True, stop=stop.flag))
-            for mv, count in split.items():
-                if mv != "total":
-                    emit({"move": mv, "count": count}, args.json, f"{mv}: {count}")
-            total = split["total"]
-        if not pressed[0]:
-            start = time.perf_counter()
-            total = run_in_worker(lambda: perft_board(board, args.depth, legal=args.legal,
-                                                  stop=stop.flag))["total"]
+    with bar(roots, f"perft {args.depth}", "move") as shown:
+        def counted(move: str, count: int) -> None:
+            shown.update(1)
+
+        split, stopped = run_stoppable(
+            lambda: perft_board(board, args.depth, legal=args.legal, divide=True,
+                                stop=stop.flag, on_move=counted), stop.set)
+    if args.divide:
+        for mv, count in split.items():
+            if mv != "total":
+                emit({"move": mv, "count": count}, args.json, f"{mv}: {count}")
+    total = split["total"]
     seconds = time.perf_counter() - start
     kind = f"perft {args.depth}{' (legal)' if args.legal else ''}"
-    record = perft_record(args.depth, total, seconds, pressed[0], legal=args.legal,
+    record = perft_record(args.depth, total, seconds, stopped, legal=args.legal,
                           fen=board.fen())
-    if pressed[0]:
+    if stopped:
         emit(record, args.json,
              f"stopped: {kind}: {total} leaves counted so far  ({seconds:.3f} s)")
-        return 130
+        return INTERRUPTED
     emit(record, args.json, f"{kind}: {total}  ({seconds:.3f} s)")
     return 0
 
@@ -170,12 +178,10 @@ def cmd_search(args: argparse.Namespace) -> int:
     from bitgames.core import jit
 
     jit.ensure_warm("leiserchess", "rules", "engine")
-    from bitgames.core.engine import Limit
     from bitgames.leiserchess.search import Engine
 
     board = _board_from(args.fen, args.moves)
-    limit = Limit(depth=args.depth) if args.depth else Limit(time=args.time)
-    res = Engine().search(board, limit)
+    res = Engine(args.level).search(board, limit_from_args(args))
     emit(
         {"fen": board.fen(), **res.to_dict()},
         args.json,

@@ -36,7 +36,7 @@ import numpy as np
 
 from bitgames.core import retro
 from bitgames.core.bits import ctz, popcount
-from bitgames.core.engine import StopSignal, interruptible, run_in_worker
+from bitgames.core.engine import StopSignal
 from bitgames.core.jit import njit, register_warmup
 from bitgames.leiserchess.kernels import (
     BLACK_KING_ZAPPED,
@@ -182,17 +182,20 @@ def _valid_squares(has_pawn: int, p: int, a: int, b: int) -> bool:
 
 @njit(nogil=True)
 def init_table(values: np.ndarray, counts: np.ndarray, has_pawn: int,
-               kings_values: np.ndarray, halt: np.ndarray) -> None:
+               kings_values: np.ndarray, halt: np.ndarray, track: np.ndarray) -> None:
     """Seed values and move counts for :func:`bitgames.core.retro.solve` (forward pass).
 
     ``kings_values`` (the solved Kings table) gives the value of a move that zaps the Pawn.
-    Returns early, the table unfinished, once ``halt[0]`` is set (read every 4,096 states).
+    Returns early, the table unfinished, once ``halt[0]`` is set (read every 4,096 states);
+    ``track[TRACK_SCANNED]`` follows the states done (see :data:`TRACK_SCANNED`).
     """
     n = values.shape[0]
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     for i in range(n):
-        if (i & 4095) == 0 and halt[0]:
-            return
+        if (i & 4095) == 0:
+            track[TRACK_SCANNED] = i
+            if halt[0]:
+                return
         ko, owner, p, a, bk = _decode(i, has_pawn)
         if not _valid_squares(has_pawn, p, a, bk):
             values[i] = retro.INVALID
@@ -442,47 +445,65 @@ def default_path() -> Path:
 # is handled by the main thread while the work goes on in another (see core.engine.run_in_worker)
 @njit(cache=False, nogil=True)
 def _retro_solve(values: np.ndarray, counts: np.ndarray, predecessors: Any,
-                 ctx: np.ndarray) -> int:
+                 ctx: np.ndarray, progress: np.ndarray) -> int:
     return retro.solve(values, counts, np.zeros(0, dtype=np.int32), predecessors, ctx,
-                       MAX_PREDS)
+                       MAX_PREDS, progress)
 
 
 def _no_stop(stop: np.ndarray | None) -> np.ndarray:
     return np.zeros(1, dtype=np.int64) if stop is None else stop
 
 
-def solve_kings(stop: np.ndarray | None = None) -> np.ndarray:
-    """Solve the Kings-only table; return its ``retro`` values (one byte per state).
+# Slots of the ``track`` array that follows a table's solve (:func:`new_track`): the states
+# the forward pass has scanned, the states of the table, then the states the retrograde
+# pass has taken from its queue and has queued (it is done when the last two meet).
+TRACK_SCANNED, TRACK_STATES, TRACK_HEAD, TRACK_QUEUED = 0, 1, 2, 3
 
-    ``stop`` (a :class:`~bitgames.core.engine.StopSignal`'s ``flag``) ends the work
-    within a moment when set; the values are then unfinished."""
+
+def new_track() -> np.ndarray:
+    """An array for :func:`solve_kings` / :func:`solve_pawn` to report their progress in
+    (slots :data:`TRACK_SCANNED` ... :data:`TRACK_QUEUED`), read by another thread."""
+    return np.zeros(4, dtype=np.int64)
+
+
+def _solve_table(values: np.ndarray, has_pawn: int, kings_values: np.ndarray,
+                 predecessors: Any, log: Any, stop: np.ndarray | None,
+                 track: np.ndarray | None) -> np.ndarray:
     stop = _no_stop(stop)
-    values = np.zeros(N_KINGS, dtype=np.uint8)
-    counts = np.zeros(N_KINGS, dtype=np.uint8)
-    init_table(values, counts, 0, values, stop)
-    if stop[0]:
-        return values
-    _retro_solve(values, counts, kings_predecessors, stop)
-    return values
-
-
-def solve_pawn(kings_values: np.ndarray, log: Any = None,
-               stop: np.ndarray | None = None) -> np.ndarray:
-    """Solve the one-Pawn table (minutes); return its values (``stop``: as for
-    :func:`solve_kings`)."""
-    stop = _no_stop(stop)
+    track = new_track() if track is None else track
     t = time.perf_counter()
-    values = np.zeros(N_PAWN, dtype=np.uint8)
-    counts = np.zeros(N_PAWN, dtype=np.uint8)
-    init_table(values, counts, 1, kings_values, stop)
+    counts = np.zeros(values.shape[0], dtype=np.uint8)
+    track[TRACK_STATES] = values.shape[0]
+    init_table(values, counts, has_pawn, kings_values, stop, track)
     if stop[0]:
         return values
+    track[TRACK_SCANNED] = values.shape[0]
     if log:
         log(f"forward pass done in {time.perf_counter() - t:.1f} s")
-    _retro_solve(values, counts, pawn_predecessors, stop)
+    _retro_solve(values, counts, predecessors, stop, track[TRACK_HEAD:])
     if log:
         log(f"retrograde pass done in {time.perf_counter() - t:.1f} s")
     return values
+
+
+def solve_kings(stop: np.ndarray | None = None, track: np.ndarray | None = None
+                ) -> np.ndarray:
+    """Solve the Kings-only table; return its ``retro`` values (one byte per state).
+
+    ``stop`` (a :class:`~bitgames.core.engine.StopSignal`'s ``flag``) ends the work
+    within a moment when set; the values are then unfinished. ``track`` (see
+    :func:`new_track`) follows the work."""
+    values = np.zeros(N_KINGS, dtype=np.uint8)
+    return _solve_table(values, 0, values, kings_predecessors, None, stop, track)
+
+
+def solve_pawn(kings_values: np.ndarray, log: Any = None,
+               stop: np.ndarray | None = None, track: np.ndarray | None = None
+               ) -> np.ndarray:
+    """Solve the one-Pawn table (minutes); return its values (``stop`` and ``track``: as
+    for :func:`solve_kings`)."""
+    values = np.zeros(N_PAWN, dtype=np.uint8)
+    return _solve_table(values, 1, kings_values, pawn_predecessors, log, stop, track)
 
 
 def build(kings_only: bool = False, log: Any = None) -> Closebook:
@@ -500,42 +521,60 @@ def summary(values: np.ndarray) -> dict[str, int]:
 
 
 def build_cli(args: argparse.Namespace) -> int:
-    import sys
-
-    from bitgames.core.cli import emit
-
-    def log(msg: str) -> None:
-        print(msg, file=sys.stderr, flush=True)
+    from bitgames.core.cli import INTERRUPTED, emit
+    from bitgames.core.engine import run_stoppable
+    from bitgames.core.progress import bar
+    from bitgames.core.progress import note as log
 
     out = Path(args.out) if args.out else default_path()
     start = time.perf_counter()
     stop = StopSignal()
     record: dict[str, Any] = {}
-    with interruptible(stop.set) as pressed:
-        log("solving the Kings-only table...")
-        kv = run_in_worker(lambda: solve_kings(stop.flag))
-        pawn = np.zeros(0, dtype=np.uint8)
-        if not pressed[0]:
-            record["kings"] = summary(kv)
-        if not args.kings_only and not pressed[0]:
-            log("solving the one-Pawn table (about 10^8 states; a few minutes)...")
-            pv = run_in_worker(lambda: solve_pawn(kv, log, stop.flag))
-            if not pressed[0]:
-                record["pawn"] = summary(pv)
-                pawn = pack(pv)
-            del pv
+
+    def solve_with_bar(name: str, job: Any) -> tuple[np.ndarray, bool]:
+        track = new_track()
+        with bar(None, f"{name}: forward pass", "state") as shown:
+            retrograde = [False]
+
+            def tick() -> None:
+                if track[TRACK_QUEUED] == 0:  # still scanning the states
+                    shown.total = int(track[TRACK_STATES]) or None
+                    shown.update(int(track[TRACK_SCANNED]) - shown.n)
+                    return
+                if not retrograde[0]:
+                    retrograde[0] = True
+                    shown.set_description(f"{name}: retrograde pass")
+                    shown.reset()
+                shown.total = int(track[TRACK_QUEUED])  # grows as states are decided
+                shown.update(int(track[TRACK_HEAD]) - shown.n)
+
+            return run_stoppable(lambda: job(track), stop.set, tick)
+
+    log("solving the Kings-only table...")
+    kv, stopped = solve_with_bar("Kings", lambda track: solve_kings(stop.flag, track))
+    pawn = np.zeros(0, dtype=np.uint8)
+    if not stopped:
+        record["kings"] = summary(kv)
+    if not args.kings_only and not stopped:
+        log("solving the one-Pawn table (about 10^8 states; a few minutes)...")
+        pv, stopped = solve_with_bar("one Pawn",
+                                     lambda track: solve_pawn(kv, log, stop.flag, track))
+        if not stopped:
+            record["pawn"] = summary(pv)
+            pawn = pack(pv)
+        del pv
     # finished work is saved when stopped later, unless a table is there already
-    if "kings" in record and not (pressed[0] and out.exists()):
+    if "kings" in record and not (stopped and out.exists()):
         out.parent.mkdir(parents=True, exist_ok=True)
         Closebook(pack(kv), pawn).save(out)
         record["path"] = str(out)
     record["seconds"] = round(time.perf_counter() - start, 1)
-    if pressed[0]:
+    if stopped:
         record["stopped"] = True
         saved = "the Kings-only table saved" if "path" in record else "nothing saved"
         emit(record, args.json, f"stopped: {saved}\n"
              + "\n".join(f"{k}: {v}" for k, v in record.items() if k != "stopped"))
-        return 130
+        return INTERRUPTED
     emit(record, args.json, "\n".join(f"{k}: {v}" for k, v in record.items()))
     return 0
 

@@ -17,7 +17,8 @@ def play(args: argparse.Namespace, inp: Any = None, out: Any = None) -> int:
     from bitgames.core import jit
 
     jit.ensure_warm("leiserchess", "rules", "engine")
-    from bitgames.core.engine import Info, Limit
+    from bitgames.core.cli import limit_from_args
+    from bitgames.core.engine import Info
     from bitgames.leiserchess.board import BLACK, WHITE, Board
     from bitgames.leiserchess.search import Engine
 
@@ -30,8 +31,8 @@ def play(args: argparse.Namespace, inp: Any = None, out: Any = None) -> int:
 
     board = Board(args.fen) if args.fen else Board()
     human = WHITE if args.color in ("tangerine", "white") else BLACK
-    engine = Engine()
-    limit = Limit(depth=args.depth) if args.depth else Limit(time=args.time)
+    engine = Engine(args.level)
+    limit = limit_from_args(args)
     say(HELP)
 
     def think() -> None:

@@ -346,7 +346,8 @@ class Book:
               width: int, max_positions: int | None = None,
               on_position: Callable[[int, int], None] | None = None,
               save_to: str | Path | None = None, save_every: int = 100,
-              stop: Callable[[], bool] | None = None) -> int:
+              stop: Callable[[], bool] | None = None,
+              on_frontier: Callable[[int, int, int], None] | None = None) -> int:
         """Expand the book from the start position; return the number of positions added.
 
         Breadth first, every move within ``width`` centi-discs of a position's best move
@@ -355,7 +356,8 @@ class Book:
         interrupted build resumes where it stopped; with ``save_to`` the book is saved
         every ``save_every`` new positions and at the end. ``stop()`` is asked before each
         new position: once it is true the build ends there (Ctrl-C), saving every
-        position finished so far.
+        position finished so far. ``on_frontier(ply, done, of)`` follows the work: it is
+        called before each of the ``of`` positions of a ply, ``done`` of them finished.
         """
         added = 0
         frontier = [Board()]
@@ -363,7 +365,9 @@ class Book:
         stopped = False
         for ply in range(plies + 1):
             nxt: list[Board] = []
-            for b in frontier:
+            for done, b in enumerate(frontier):
+                if on_frontier is not None:
+                    on_frontier(ply, done, len(frontier))
                 key = canonical(*b.bitboards())[0]
                 if key in seen or b.is_game_over():
                     continue

@@ -14,12 +14,21 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import Any, TextIO
 
-from bitgames.core.cli import add_json_flag, add_match_options, emit, perft_record
+from bitgames.core.cli import (
+    INTERRUPTED,
+    Integer,
+    Number,
+    add_json_flag,
+    add_limit_options,
+    add_match_options,
+    emit,
+    limit_from_args,
+    perft_record,
+)
 from bitgames.core.errors import BitgamesError
 
 BOARD_HELP = 'a board: "<64 chars a1..h8> <X|O>" (default: the start position)'
@@ -50,8 +59,12 @@ Example:
 """
 
 
-def _engine_args(p: argparse.ArgumentParser, level: int = 8) -> None:
-    p.add_argument("--level", type=int, default=level, help=f"engine level 1-20 ({level})")
+#: what an Othello level sets (:func:`bitgames.othello.search.level_settings`)
+LEVEL_HELP = "depth N, exact endgame solve from about 1.6 N empties"
+
+
+def _engine_args(p: argparse.ArgumentParser, level: int = 8, limits: bool = True) -> None:
+    add_limit_options(p, 20, level, LEVEL_HELP, limits=limits)
     _eval_args(p)
 
 
@@ -75,7 +88,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         description="Count the positions DEPTH plies below a board (a pass is a ply), with "
         "bulk counting at the last ply, and print the count, the time and leaves per second.",
     )
-    p.add_argument("depth", type=int, help="depth in plies (1 or more)")
+    p.add_argument("depth", type=Integer(1, 60), help="depth in plies (1 or more)")
     p.add_argument(
         "--convention",
         choices=["edax", "bik"],
@@ -105,9 +118,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s.add_argument(
         "--mode", choices=["exact", "wld"], default="exact", help="exact score or win/loss/draw"
     )
-    s.add_argument(
-        "--table-bits", type=int, default=21, help="transposition table of 2^N entries (21)"
-    )
+    s.add_argument("--table-bits", type=Integer(4, 30), default=21,
+                   help="transposition table of 2^N entries (21)")
     s.add_argument("--quiet", action="store_true", help="do not draw the boards")
     add_json_flag(s)
     s.set_defaults(func=cmd_solve)
@@ -134,7 +146,8 @@ def _add_engine_commands(sub: argparse._SubParsersAction) -> None:
                        "moves losing at least --mistake discs are marked '?' (blunders '??').")
     a.add_argument("transcript", help="moves such as f5d6c3..., a GGF game, or a file of one")
     _engine_args(a, level=8)
-    a.add_argument("--mistake", type=float, default=4.0, help="mistake threshold in discs (4)")
+    a.add_argument("--mistake", type=Number(above=0), default=4.0,
+                   help="mistake threshold in discs (4)")
     add_json_flag(a)
     a.set_defaults(func=cmd_analyze)
 
@@ -147,7 +160,7 @@ def _add_engine_commands(sub: argparse._SubParsersAction) -> None:
     n = sub.add_parser("nboard", help="speak the NBoard protocol (version 2) on stdin/stdout",
                        description="Run as an NBoard engine: read protocol commands on "
                        "standard input, reply on standard output.")
-    _engine_args(n, level=10)
+    _engine_args(n, level=10, limits=False)
     _book_args(n)
     n.set_defaults(func=cmd_nboard)
 
@@ -161,11 +174,13 @@ def _add_engine_commands(sub: argparse._SubParsersAction) -> None:
                          "searching each new position at --depth. Saves as it goes; run the "
                          "same command again to resume.")
     bb.add_argument("file", help="book file to create or extend (.npz)")
-    bb.add_argument("--plies", type=int, default=8, help="plies from the start (8)")
-    bb.add_argument("--depth", type=int, default=10, help="search depth per position (10)")
-    bb.add_argument("--width", type=float, default=2.0,
+    bb.add_argument("--plies", type=Integer(1, 60), default=8, help="plies from the start (8)")
+    bb.add_argument("--depth", type=Integer(1, 60), default=10,
+                    help="search depth per position (10)")
+    bb.add_argument("--width", type=Number(0, 128), default=2.0,
                     help="follow moves within this many discs of the best (2.0)")
-    bb.add_argument("--max-positions", type=int, help="stop after adding this many positions")
+    bb.add_argument("--max-positions", type=Integer(1),
+                    help="stop after adding this many positions")
     _eval_args(bb)
     add_json_flag(bb)
     bb.set_defaults(func=cmd_book)
@@ -183,8 +198,10 @@ def _add_engine_commands(sub: argparse._SubParsersAction) -> None:
                          "--depth, and update the scores back to the start.")
     bl.add_argument("transcript", help="moves such as f5d6c3..., a GGF game, or a file of one")
     bl.add_argument("--book", help="book file (default: your learned book)")
-    bl.add_argument("--plies", type=int, default=30, help="plies of the game to learn (30)")
-    bl.add_argument("--depth", type=int, default=10, help="search depth per position (10)")
+    bl.add_argument("--plies", type=Integer(1, 60), default=30,
+                    help="plies of the game to learn (30)")
+    bl.add_argument("--depth", type=Integer(1, 60), default=10,
+                    help="search depth per position (10)")
     add_json_flag(bl)
     bl.set_defaults(func=cmd_book)
 
@@ -267,26 +284,6 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-#: Exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it.
-INTERRUPTED = 130
-
-T = TypeVar("T")
-
-
-def run_stoppable(job: Callable[[], T], stop: Callable[[], None]) -> tuple[T, bool]:
-    """Run ``job`` in a worker thread; Ctrl-C calls ``stop`` (which makes the job's
-    kernel return early). Returns ``(job's result, interrupted)``.
-
-    >>> run_stoppable(lambda: 6 * 7, lambda: None)
-    (42, False)
-    """
-    from bitgames.core.engine import interruptible, run_in_worker
-
-    with interruptible(stop) as pressed:
-        value = run_in_worker(job)
-    return value, pressed[0]
-
-
 def _parse_board(text: str | None) -> object:
     from bitgames.othello.board import Board
 
@@ -294,8 +291,6 @@ def _parse_board(text: str | None) -> object:
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
-    if args.depth < 1:
-        raise ValueError(f"perft depth must be at least 1, got {args.depth}")
     board = _parse_board(args.board)
     from bitgames.core.jit import ensure_warm
 
@@ -306,7 +301,8 @@ def cmd_perft(args: argparse.Namespace) -> int:
     from bitgames.othello.board import Board
 
     assert isinstance(board, Board)
-    from bitgames.core.engine import StopSignal
+    from bitgames.core.engine import StopSignal, run_stoppable
+    from bitgames.core.progress import bar
 
     conv = kernels.EDAX if args.convention == "edax" else kernels.BIK
     stop = StopSignal()
@@ -320,20 +316,27 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
     start = time.perf_counter()
     interrupted = False
-    if args.divide:
-        total = 0
-        for move in board.legal_moves:
-            board.push(move)
-            t0 = time.perf_counter()
-            n, interrupted = (1, False) if args.depth == 1 else count(board, args.depth - 1)
-            board.pop()
-            total += n
-            if interrupted:
-                break
-            emit({"move": str(move), "count": n, "time": round(time.perf_counter() - t0, 6)},
-                 args.json, f"{move} {n}")
-    else:
+    moves = list(board.legal_moves)
+    if args.depth == 1 or not moves:  # (the kernel needs a depth of 1 or more)
         total, interrupted = count(board, args.depth)
+        if args.divide:
+            for move in moves:
+                emit({"move": str(move), "count": 1, "time": 0.0}, args.json, f"{move} 1")
+    else:  # one count per root move: the progress bar's steps (and --divide's lines)
+        total = 0
+        with bar(len(moves), f"perft {args.depth}", "move") as shown:
+            for move in moves:
+                board.push(move)
+                t0 = time.perf_counter()
+                n, interrupted = count(board, args.depth - 1)
+                board.pop()
+                total += n
+                if interrupted:
+                    break
+                shown.update(1)
+                if args.divide:
+                    emit({"move": str(move), "count": n,
+                          "time": round(time.perf_counter() - t0, 6)}, args.json, f"{move} {n}")
     elapsed = time.perf_counter() - start
     rate = total / elapsed if elapsed > 0 else 0.0
     record = perft_record(args.depth, total, elapsed, interrupted,
@@ -367,12 +370,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if not problems:
         raise ValueError("nothing to solve: give files, --board or --ffo")
     boards = [(pr, Board(pr.board)) for pr in problems]  # check all input first
-    if not 4 <= args.table_bits <= 30:
-        raise ValueError(f"--table-bits must be 4..30, got {args.table_bits}")
 
     from bitgames.core.jit import ensure_warm
 
     ensure_warm("othello", "rules", "solver")
+    from bitgames.core.engine import run_stoppable
+    from bitgames.core.progress import bar, write
     from bitgames.othello.solver import Solver
 
     solver = Solver(args.table_bits)
@@ -380,6 +383,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     total_nodes, total_time, checked, matched = 0, 0.0, 0, 0
     interrupted = False
     solved = 0
+    shown = bar(len(boards), "solve", "position")
     for pr, board in boards:
         answer, interrupted = run_stoppable(partial(solver.solve, board, args.mode),
                                             solver.stop)
@@ -387,6 +391,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         result = answer
         total_nodes += result.nodes
         total_time += result.time
+        shown.update(1)
+        shown.set_postfix_str(f"{total_nodes / max(total_time, 1e-9) / 1e6:.1f} M nodes/s")
         if result.stopped:
             emit({"name": pr.name, "stopped": True, "nodes": result.nodes,
                   "time": round(result.time, 6)}, args.json,
@@ -415,11 +421,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
             f"{result.time:.3f} s, {result.nodes_per_second / 1e6:.1f} M nodes/s{verdict}"
         )
         if not args.quiet and not args.json:
-            print(board.grid(), flush=True)
+            write(board.grid())
         emit(record, args.json, text)
         solved += 1
         if interrupted:  # Ctrl-C just as this solve finished
             break
+    shown.close()
     rate = total_nodes / total_time if total_time > 0 else 0.0
     summary = {"total": True, "positions": solved, "nodes": total_nodes,
                "time": round(total_time, 6), "nodes_per_second": round(rate),
@@ -463,7 +470,8 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
     board = load_transcript(args.moves) if args.moves else None
     return run_play(engine, load_book(args), board, BLACK if args.color == "black" else WHITE,
                     stdin or sys.stdin, stdout or sys.stdout, args.show_thinking,
-                    f"level {args.level} ({args.evaluation} evaluation)")
+                    f"level {args.level} ({args.evaluation} evaluation)",
+                    limit_from_args(args))
 
 
 def cmd_analyze(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
@@ -475,6 +483,7 @@ def cmd_analyze(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
 
     final = load_transcript(args.transcript)
     engine = make_engine(args.level, args.evaluation, args.weights)
+    limit = limit_from_args(args)
     moves = list(final.move_stack)
     board = Board()
     rows = []
@@ -484,7 +493,7 @@ def cmd_analyze(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
             board.push(move)
             continue
         mover = board.turn
-        best = engine.search(board)
+        best = engine.search(board, limit)
         best_score = centi_discs(best.score)
         after = board.copy(stack=False)
         after.push(move)
@@ -494,7 +503,7 @@ def cmd_analyze(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
             played = 100 * after.score() * (1 if mover == BLACK else -1)
         else:
             proven = best.score.exact
-            res = engine.search(after, None if proven else Limit(depth=max(1, best.depth - 1)))
+            res = engine.search(after, limit if proven else Limit(depth=max(1, best.depth - 1)))
             played = -centi_discs(res.score)
         loss = max(0.0, (best_score - played) / 100.0)
         mark = "??" if loss >= 2 * args.mistake else "?" if loss >= args.mistake else ""
@@ -587,6 +596,7 @@ def cmd_match(args: argparse.Namespace) -> int:
 def cmd_book(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     """``bitgames othello book build|show|learn`` (printing to ``stdout``, default sys.stdout)."""
     from bitgames.core.engine import interruptible
+    from bitgames.core.progress import bar, write
     from bitgames.othello.board import Board
     from bitgames.othello.book import Book, engine_search, open_book
     from bitgames.othello.ggf import load_transcript
@@ -595,7 +605,11 @@ def cmd_book(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
         stdout = sys.stdout  # looked up now: tests and callers may have replaced it
 
     def emit(record: dict[str, Any], text: str) -> None:
-        print(json.dumps(record) if args.json else text, file=stdout, flush=True)
+        line = json.dumps(record) if args.json else text
+        if stdout is sys.stdout:
+            write(line)  # above the progress bar
+        else:
+            print(line, file=stdout, flush=True)
 
     if args.book_command == "show":
         if args.book is not None and not Path(args.book).exists():
@@ -618,23 +632,30 @@ def cmd_book(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
                 print(f"(position searched at depth {entry.depth}; {entry.games} games "
                       f"learned; {len(book)} positions in the book)", file=stdout, flush=True)
         return 0
-    for name in ("depth", "plies"):
-        if getattr(args, name) < 1:
-            raise BitgamesError(f"--{name} must be at least 1")
     if args.book_command == "build":
         engine = make_engine(max(1, min(args.depth, 20)), args.evaluation, args.weights)
         path = Path(args.file)
         book = Book.load(path) if path.exists() else Book()
         before = len(book)
 
+        shown = bar(None, "book", "position")
+
         def progress(n: int, ply: int) -> None:
             emit({"added": n, "ply": ply, "positions": len(book)},
                  f"{n:6d} new positions ({len(book)} in all), ply {ply}")
 
-        with interruptible(lambda: None) as pressed:  # Ctrl-C: end after this position
+        def frontier(ply: int, done: int, of: int) -> None:
+            if done == 0:
+                shown.reset(of)
+                shown.set_description(f"book ply {ply}/{args.plies}")
+            else:
+                shown.update(1)
+
+        with shown, interruptible(lambda: None) as pressed:  # Ctrl-C: end after this position
             added = book.build(engine_search(engine, args.depth), args.depth, args.plies,
                                round(100 * args.width), args.max_positions,
-                               on_position=progress, save_to=path, stop=lambda: pressed[0])
+                               on_position=progress, save_to=path, stop=lambda: pressed[0],
+                               on_frontier=frontier)
         record = {"file": str(path), "added": added, "positions": len(book), "before": before}
         if pressed[0]:
             emit({**record, "stopped": True},

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bitgames.core.board import Color
+from bitgames.core.engine import Limit
 from bitgames.core.errors import BitgamesError
 from bitgames.othello.board import BLACK, Board, Move
 from bitgames.othello.ggf import load_transcript
@@ -30,10 +31,12 @@ def _pv_text(result: Any) -> str:
 
 
 def run_play(engine: Any, book: Any, start: Board | None, human: Color, stdin: TextIO,
-             stdout: TextIO, show_thinking: bool = False, opponent: str = "the engine") -> int:
+             stdout: TextIO, show_thinking: bool = False, opponent: str = "the engine",
+             limit: Limit | None = None) -> int:
     """The interactive game loop (see the module docstring): ``human`` plays against
-    ``engine`` (a :class:`~bitgames.othello.search.Engine`) and its opening ``book`` (or
-    None) from ``start`` (default: the start position)."""
+    ``engine`` (a :class:`~bitgames.othello.search.Engine`, thinking within ``limit``,
+    default its level's) and its opening ``book`` (or None) from ``start`` (default: the
+    start position)."""
     board = start.copy() if start is not None else Board()
 
     def say(text: str = "") -> None:
@@ -65,7 +68,7 @@ def run_play(engine: Any, book: Any, start: Board | None, human: Color, stdin: T
                 say(f"engine plays {known[0]}  eval {known[1] / 100:+.2f} (book)")
                 show()
                 continue
-            r = engine.search(board, on_info=info)
+            r = engine.search(board, limit, on_info=info)
             board.push(r.move)
             say(f"engine plays {r.move}  eval {_score_text(r)}  pv {_pv_text(r)}")
             show()
@@ -95,10 +98,10 @@ def run_play(engine: Any, book: Any, start: Board | None, human: Color, stdin: T
                     say(f"hint: {known[0][0]}  eval {known[0][1] / 100:+.2f} (book: "
                         + ", ".join(f"{m} {v / 100:+.2f}" for m, v in known) + ")")
                     continue
-                r = engine.search(board, on_info=info)
+                r = engine.search(board, limit, on_info=info)
                 say(f"hint: {r.move}  eval {_score_text(r)}  pv {_pv_text(r)}")
             elif cmd == "eval":
-                r = engine.search(board, on_info=info)
+                r = engine.search(board, limit, on_info=info)
                 say(f"eval {_score_text(r)} (depth {depth_text(r)}, pv {_pv_text(r)})")
             elif cmd == "board":
                 show()

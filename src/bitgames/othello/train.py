@@ -35,7 +35,6 @@ scipy is needed only here (``pip install bitgames[train]``).
 from __future__ import annotations
 
 import json
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -45,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from bitgames.core.errors import BitgamesError
+from bitgames.core.progress import bar, note
 
 NO_LABEL = -32768
 #: Games with id % 10 == 0 are held out (never fitted); those with id % 10 == VALIDATION
@@ -223,7 +223,7 @@ class Trainer:
                  log: Callable[[str], None] | None = None) -> None:
         self.out = Path(out)
         self.cfg = cfg
-        self.log = log or (lambda s: print(s, file=sys.stderr, flush=True))
+        self.log = log or note
         (self.out / "games").mkdir(parents=True, exist_ok=True)
 
     def generate(self) -> None:
@@ -241,14 +241,19 @@ class Trainer:
         tasks = [(c * self.cfg.chunk, count, self.cfg.seed, cfgd) for c, count in todo]
         start = time.perf_counter()
         workers = self.cfg.workers or default_workers()
-        for i, result in run_tasks(play_games, tasks, self.cfg.scheduler, workers):
-            c = todo[i][0]
-            tmp = self.out / "games" / f"chunk{c:05d}.tmp.npz"
-            np.savez_compressed(tmp, **result)
-            tmp.rename(self.out / "games" / f"chunk{c:05d}.npz")
-            done += 1
-            rate = (done - (n_chunks - len(todo))) / (time.perf_counter() - start)
-            self.log(f"games: chunk {done}/{n_chunks} ({rate * self.cfg.chunk:.1f} games/s)")
+        played = self.cfg.games - sum(count for _, count in todo)
+        with bar(self.cfg.games, "self-play", "game", initial=played) as shown:
+            for i, result in run_tasks(play_games, tasks, self.cfg.scheduler, workers):
+                c = todo[i][0]
+                tmp = self.out / "games" / f"chunk{c:05d}.tmp.npz"
+                np.savez_compressed(tmp, **result)
+                tmp.rename(self.out / "games" / f"chunk{c:05d}.npz")
+                done += 1
+                shown.update(todo[i][1])
+                if shown.disable:  # no bar drawn: a line per chunk
+                    rate = (done - (n_chunks - len(todo))) / (time.perf_counter() - start)
+                    self.log(f"games: chunk {done}/{n_chunks} "
+                             f"({rate * self.cfg.chunk:.1f} games/s)")
 
     def solve(self) -> None:
         """Exact labels for every recorded position with at most ``exact_empties`` empties.
@@ -269,13 +274,17 @@ class Trainer:
                  for c in todo]
         start = time.perf_counter()
         workers = self.cfg.workers or default_workers()
-        for n, (i, labels) in enumerate(run_tasks(solve_chunk, tasks, self.cfg.scheduler,
-                                                  workers), 1):
-            tmp = self.out / "exact" / f"{todo[i].stem}.tmp.npz"
-            np.savez_compressed(tmp, label=labels, max_empties=self.cfg.exact_empties)
-            tmp.rename(self.out / "exact" / todo[i].name)
-            self.log(f"exact labels: chunk {n}/{len(todo)} "
-                     f"({(time.perf_counter() - start) / n:.1f} s/chunk)")
+        with bar(len(chunks), "exact labels", "chunk",
+                 initial=len(chunks) - len(todo)) as shown:
+            for n, (i, labels) in enumerate(run_tasks(solve_chunk, tasks, self.cfg.scheduler,
+                                                      workers), 1):
+                tmp = self.out / "exact" / f"{todo[i].stem}.tmp.npz"
+                np.savez_compressed(tmp, label=labels, max_empties=self.cfg.exact_empties)
+                tmp.rename(self.out / "exact" / todo[i].name)
+                shown.update(1)
+                if shown.disable:
+                    self.log(f"exact labels: chunk {n}/{len(todo)} "
+                             f"({(time.perf_counter() - start) / n:.1f} s/chunk)")
 
     def _exact_upto(self, chunk: Path) -> int:
         path = self.out / "exact" / chunk.name
