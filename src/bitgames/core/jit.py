@@ -98,6 +98,16 @@ def cache_root() -> Path:
     return Path(xdg) / "bitgames"
 
 
+def data_root() -> Path:
+    """The directory of what bitgames learns and builds for its user (a learned opening
+    book, endgame tables): ``$BITGAMES_DATA_DIR``, else ``~/.local/share/bitgames``."""
+    env = os.environ.get("BITGAMES_DATA_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(xdg) / "bitgames"
+
+
 def cache_dir(game: str | None = None) -> Path:
     """Where the compiled kernels of ``game`` (or of ``core`` alone) are cached."""
     return cache_root() / f"numba-{game or 'core'}-{source_hash(game)}"

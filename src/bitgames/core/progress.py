@@ -6,11 +6,10 @@ output keeps only results. The bar is drawn when standard error is a terminal; s
 ``BITGAMES_PROGRESS=1`` to draw it anyway (into a log file, say) or ``0`` to never draw it.
 Results printed while a bar is drawn go above it (:func:`write`).
 
->>> with bar(3, "positions", enabled=False) as b:
-...     for _ in range(3):
-...         _ = b.update(1)
-...     b.n, b.total
-(3, 3)
+>>> with bar(3, "positions", enabled=False) as shown:  # a bar that is not drawn
+...     _ = shown.update(1)
+...     shown.total
+3
 """
 
 from __future__ import annotations

@@ -73,6 +73,31 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--variant", choices=["russian", "english"], default="russian")
     p.set_defaults(func=cmd_match)
 
+    p = sub.add_parser("egdb", help="endgame tables: build them, look a position up",
+                       description="Win/loss/draw tables of every position with few pieces, "
+                       "by retrograde analysis (bitgames.draughts.egdb). 'build' solves the "
+                       "missing slices of material into --dir (resumable: run it again after "
+                       "Ctrl-C); 'probe' looks positions up. The engine uses them with "
+                       "--egdb DIR (analyze, play).")
+    egsub = p.add_subparsers(dest="egdb_command", metavar="ACTION", required=True)
+    e = egsub.add_parser("build", help="solve every slice of up to --pieces pieces")
+    e.add_argument("--pieces", type=Integer(2, 6), default=4,
+                   help="most pieces on the board (default 4; 5 takes tens of minutes)")
+    e.add_argument("--variant", choices=["russian", "english"], default="russian")
+    _egdb_dir(e)
+    e.add_argument("--scheduler", default="processes",
+                   help="serial, processes (default) or tcp://HOST:PORT (Dask)")
+    e.add_argument("--workers", type=Integer(1), help="parallel slices (default: the CPUs)")
+    add_json_flag(e)
+    e.set_defaults(func=cmd_egdb)
+    e = egsub.add_parser("probe", help="the value of positions for the side to move")
+    e.add_argument("fen", nargs="+", help="positions (FEN)")
+    e.add_argument("--variant", choices=["russian", "english"],
+                   help="rules (default: the FEN's)")
+    _egdb_dir(e)
+    add_json_flag(e)
+    e.set_defaults(func=cmd_egdb)
+
     p = sub.add_parser("hub", help="speak the Hub protocol (v2) on stdin/stdout",
                        description="Run as a Hub engine for draughts GUIs (Hub, pydraughts, "
                        "lidraughts-bot).")
@@ -84,6 +109,69 @@ def _variant_fen(p: argparse.ArgumentParser) -> None:
                    help="rules (default: the FEN's, numbers English, letters Russian; "
                    "russian without a FEN)")
     p.add_argument("--fen", help="start position (default: the initial position)")
+
+
+def _egdb_dir(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--dir", default=None,
+                   help="folder of the tables (default: draughts-egdb in "
+                   "~/.local/share/bitgames or $BITGAMES_DATA_DIR)")
+
+
+def _egdb_folder(args: argparse.Namespace) -> Any:
+    from bitgames.core.jit import data_root
+
+    return args.dir if args.dir else data_root() / "draughts-egdb"
+
+
+def cmd_egdb(args: argparse.Namespace) -> int:
+    """``bitgames draughts egdb build|probe``."""
+    from bitgames.core import jit
+    from bitgames.core.parallel import check_scheduler
+
+    folder = _egdb_folder(args)
+    if args.egdb_command == "probe":
+        jit.ensure_warm("draughts", "rules", "egdb")
+        from bitgames.draughts.board import Board
+        from bitgames.draughts.egdb import Tables
+
+        boards = [Board(fen, variant=args.variant) for fen in args.fen]
+        tables: dict[str, Any] = {}
+        for board in boards:
+            if board.variant not in tables:
+                tables[board.variant] = Tables(folder, board.variant)
+            value = tables[board.variant].probe(board)
+            emit({"fen": board.fen(), "variant": board.variant, "value": value}, args.json,
+                 f"{board.fen()}: {value}")
+        return 0
+    check_scheduler(args.scheduler)
+    jit.ensure_warm("draughts", "rules", "egdb")
+    from bitgames.core.progress import bar
+    from bitgames.draughts.egdb import build, missing, slices
+
+    start = time.perf_counter()
+    total = len(slices(args.pieces))
+    solved: list[Any] = []
+    todo = len(missing(folder, args.variant, args.pieces))
+    with bar(total, f"{args.variant} tables", "slice", initial=total - todo) as shown:
+        def done(spec: Any) -> None:
+            solved.append(spec)
+            shown.update(1)
+            emit({"slice": spec.name, "positions": 2 * spec.size,
+                  "time": round(time.perf_counter() - start, 3)}, args.json,
+                 f"slice {spec.name} solved ({2 * spec.size:,} indices)")
+
+        try:
+            build(folder, args.variant, args.pieces, args.scheduler, args.workers, done)
+        except KeyboardInterrupt:
+            emit({"folder": str(folder), "solved": len(solved), "stopped": True}, args.json,
+                 f"stopped: {len(solved)} slices solved and kept in {folder}; run the same "
+                 "command to go on")
+            return INTERRUPTED
+    emit({"folder": str(folder), "solved": len(solved), "slices": total,
+          "time": round(time.perf_counter() - start, 3)}, args.json,
+         f"{folder}: {len(solved)} slices solved, {total} up to {args.pieces} pieces "
+         f"({time.perf_counter() - start:.1f} s)")
+    return 0
 
 
 def _board(args: argparse.Namespace) -> Any:

@@ -6,7 +6,9 @@ the position itself), killer moves and a history table for move
 ordering, a one-ply extension of forced moves, repetition detection (a position met again
 on the line or earlier in the game, since its last irreversible move, scores 0), and a
 quiescence search that resolves pending captures (captures are compulsory, so a side that
-must capture has no "stand pat").
+must capture has no "stand pat"), and endgame tables (:mod:`bitgames.draughts.egdb`) probed
+at every node with few enough pieces once the root has more: a position they call won
+scores ``TB_WIN`` less its ply, so the search heads for the conversions it can prove.
 :class:`Engine` drives it from Python: iterative deepening, limits by depth, nodes or time,
 and :data:`LEVELS` for people.
 
@@ -28,6 +30,7 @@ from bitgames.core.engine import InfoCallback, Limit, Score, SearchResult, Unit
 from bitgames.core.jit import njit, register_warmup
 from bitgames.core.rng import random_at
 from bitgames.draughts import board as board_mod
+from bitgames.draughts import egdb as egdb_mod
 from bitgames.draughts.eval import default_weights, evaluate
 from bitgames.draughts.kernels import (
     KEY_MASK,
@@ -43,6 +46,11 @@ from bitgames.draughts.kernels import (
 U = np.uint64
 WIN = 30_000
 INF = 32_000
+#: the score of a position the endgame tables call won (less its ply): below every
+#: forced win the search sees (``WIN - plies``), above every evaluation
+TB_WIN = 20_000
+#: scores at least this far from 0 are wins, stored in the table relative to the node
+DECISIVE = TB_WIN - MAX_PLY
 
 # Zobrist keys of the repetition check, from the shared generator (bitgames.core.rng):
 # [white man, white king, black man, black king] x 32, then the side to move.
@@ -57,8 +65,9 @@ LEVELS: dict[int, tuple[int, float]] = {
 }
 
 # control slots of SearchState.stats: nodes searched, node limit (a stop writes 1 there),
-# aborted, best root move, selective depth, generation of the search (for the table)
-S_NODES, S_LIMIT, S_ABORT, S_BEST, S_SELDEPTH, S_GEN = 0, 1, 2, 3, 4, 5
+# aborted, best root move, selective depth, generation of the search (for the table), the
+# most pieces of a position the endgame tables are probed for (0: not probed)
+S_NODES, S_LIMIT, S_ABORT, S_BEST, S_SELDEPTH, S_GEN, S_EGDB = 0, 1, 2, 3, 4, 5, 6
 
 
 class SearchState(NamedTuple):
@@ -78,6 +87,10 @@ class SearchState(NamedTuple):
     weights: np.ndarray
     #: repetition keys: the game before the root, then the current line (see ``_pvs``)
     rep: np.ndarray
+    #: endgame tables, 2 bits a position, and where each slice lies in them
+    #: (:class:`bitgames.draughts.egdb.Tables`; empty when there are none)
+    egdb: np.ndarray
+    egdb_layout: np.ndarray
 
 
 @njit(_nrt=False)
@@ -164,6 +177,14 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
             if rep[j] == key:
                 return 0
     rep[base + ply] = key
+    if stats[S_EGDB] != 0 and ply > 0 and popcount(w | b) <= stats[S_EGDB]:
+        known = egdb_mod._probe(st.egdb, st.egdb_layout, w, b, k, side)
+        if known == egdb_mod.WIN:
+            return TB_WIN - ply
+        if known == egdb_mod.LOSS:
+            return -TB_WIN + ply
+        if known == egdb_mod.DRAW:
+            return 0
     k0, k1 = tt_key(w, b, k, side)
     row = tt.probe(table, k0, k1)
     tt_move = tt.NO_MOVE
@@ -171,8 +192,8 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
         data = table[row, 2]
         tt_move = tt.move(data)
         if ply > 0 and tt.depth(data) >= depth:
-            lo = tt.value_from_tt(tt.lower(data), ply, WIN - MAX_PLY, INF)
-            hi = tt.value_from_tt(tt.upper(data), ply, WIN - MAX_PLY, INF)
+            lo = tt.value_from_tt(tt.lower(data), ply, DECISIVE, INF)
+            hi = tt.value_from_tt(tt.upper(data), ply, DECISIVE, INF)
             if lo == hi or lo >= beta:
                 return lo
             if hi <= alpha:
@@ -239,7 +260,7 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
                         hidx = ((mv >> U(32)) & U(31)) * U(32) + ((mv >> U(37)) & U(31))
                         history[hidx] += depth * depth
                     break
-    stored = tt.value_to_tt(best, ply, WIN - MAX_PLY, INF)
+    stored = tt.value_to_tt(best, ply, DECISIVE, INF)
     lo, hi = stored, stored
     if best <= alpha0:
         lo = -INF
@@ -258,15 +279,24 @@ def moves_left(board: board_mod.Board) -> int:
 
 def to_score(raw: int) -> Score:
     """A kernel score (centi-men for the side to move, ``+-(WIN - plies)`` for a forced
-    end) as a core :class:`~bitgames.core.engine.Score` in :attr:`Unit.MEN`.
+    end, ``+-(TB_WIN - plies)`` for a win the endgame tables prove) as a core
+    :class:`~bitgames.core.engine.Score` in :attr:`Unit.MEN`.
 
     >>> to_score(125), str(to_score(WIN - 7)), str(to_score(-WIN + 4))
     (Score(1.25, Unit.MEN), 'win in 7', 'loss in 4')
+    >>> to_score(TB_WIN - 3) == Score.win(Unit.MEN)
+    True
     """
     if abs(raw) >= WIN - MAX_PLY:
         win = Score.win_in(WIN - abs(raw), Unit.MEN)
         return win if raw > 0 else -win
+    if abs(raw) >= DECISIVE:
+        return Score.win(Unit.MEN) if raw > 0 else -Score.win(Unit.MEN)
     return Score(raw / 100, Unit.MEN)
+
+
+#: the tables of an engine without endgame tables (never probed: ``S_EGDB`` is 0)
+_NO_TABLES = (np.zeros(0, dtype=np.uint8), np.full((1, 1, 1, 1, 6), -1, dtype=np.int64))
 
 
 class Engine(core_engine.Engine):
@@ -301,8 +331,13 @@ class Engine(core_engine.Engine):
     unit = Unit.MEN
 
     def __init__(self, variant: str = "russian", level: int | None = None,
-                 tt_bits: int = 20, weights: np.ndarray | None = None) -> None:
+                 tt_bits: int = 20, weights: np.ndarray | None = None,
+                 egdb: egdb_mod.Tables | None = None) -> None:
         self.variant = variant
+        if egdb is not None and egdb.variant != variant:
+            raise board_mod.DraughtsError(f"endgame tables of {egdb.variant}, engine of "
+                                          f"{variant}")
+        self.egdb = egdb
         self._code = board_mod._variant_code(variant)
         super().__init__(level)
         self.weights = default_weights(variant) if weights is None else weights
@@ -347,7 +382,12 @@ class Engine(core_engine.Engine):
         w, b, k, side = board.bitboards()
         stats = self._stats
         state = SearchState(self.buf, self.table, self.killers, self.history, stats,
-                            self.weights, self._repetition_keys(board))
+                            self.weights, self._repetition_keys(board), *self._tables())
+        # probed below a root with more pieces than they hold (a root they hold would give
+        # every move that keeps the win the same score: the search plays on by evaluation)
+        probe = 0
+        if self.egdb is not None and popcount(U(w | b)) > self.egdb.pieces:
+            probe = self.egdb.pieces
         self.killers[:] = 0
         self.history //= 4
         result = SearchResult(legal[0], Score(0.0, Unit.MEN), [legal[0]])
@@ -357,6 +397,7 @@ class Engine(core_engine.Engine):
             stats[:] = 0
             stats[S_LIMIT] = node_limit - total_nodes
             stats[S_GEN] = self._generation
+            stats[S_EGDB] = probe
             if stop.is_set():
                 stats[S_LIMIT] = 0
             score = _pvs(U(w), U(b), U(k), np.int64(side), np.int64(d), np.int64(-INF),
@@ -382,6 +423,11 @@ class Engine(core_engine.Engine):
         stop.disarm()
         result.ended = stop.end(completed=not out_of_time)
         return result
+
+    def _tables(self) -> tuple[np.ndarray, np.ndarray]:
+        if self.egdb is None:
+            return _NO_TABLES
+        return self.egdb.packed, self.egdb.layout.table
 
     @staticmethod
     def _repetition_keys(board: board_mod.Board) -> np.ndarray:

@@ -467,10 +467,11 @@ def shipped_book_path() -> Path:
 
 
 def user_book_path() -> Path:
-    """Where learned games are kept: ``$BITGAMES_DATA_DIR`` or ``~/.local/share/bitgames``."""
-    base = os.environ.get("BITGAMES_DATA_DIR") or os.path.join(
-        os.path.expanduser("~"), ".local", "share", "bitgames")
-    return Path(base) / "othello-book.npz"
+    """Where learned games are kept: in :func:`bitgames.core.jit.data_root`
+    (``$BITGAMES_DATA_DIR`` or ``~/.local/share/bitgames``)."""
+    from bitgames.core.jit import data_root
+
+    return data_root() / "othello-book.npz"
 
 
 def open_book(path: str | Path | None = None) -> tuple[Book, Path]:
