@@ -48,6 +48,8 @@ def add_commands(sub: Any) -> None:
                        "variant's notation, 'moves' lists them, 'undo' takes back, 'quit'.")
     _variant_fen(p)
     add_limit_options(p, 10, 5, LEVEL_HELP)
+    p.add_argument("--egdb", metavar="DIR",
+                   help="endgame tables to play by (see 'bitgames draughts egdb build')")
     p.add_argument("--color", choices=["white", "black"], default="white",
                    help="your colour (default white)")
     p.set_defaults(func=cmd_play)
@@ -58,6 +60,8 @@ def add_commands(sub: Any) -> None:
                        "the search: it prints the best move so far and exits with 130.")
     _variant_fen(p)
     add_limit_options(p, 10, 5, LEVEL_HELP)
+    p.add_argument("--egdb", metavar="DIR",
+                   help="endgame tables to play by (see 'bitgames draughts egdb build')")
     add_json_flag(p)
     p.set_defaults(func=cmd_analyze)
 
@@ -65,8 +69,9 @@ def add_commands(sub: Any) -> None:
                        description="Play a match, each opening twice with colours swapped; "
                        "prints each game and the Elo difference of A with its 95 % interval. "
                        "Built-in players take level:N, depth:N, nodes:N, time:S and the "
-                       "engine options hash:BITS (table size, default 18) and evaluation "
-                       "weights by name (mobility:4, king_russian:300, ...); "
+                       "engine options hash:BITS (table size, default 18), egdb:DIR "
+                       "(endgame tables) and evaluation weights by name (mobility:4, "
+                       "king_russian:300, ...); "
                        "cmd:\"COMMAND\" drives an outside Hub engine, e.g. "
                        "cmd:\"python -m bitgames.cli draughts hub\". Records are PDN.")
     add_match_options(p, max_plies=300)
@@ -115,6 +120,17 @@ def _egdb_dir(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dir", default=None,
                    help="folder of the tables (default: draughts-egdb in "
                    "~/.local/share/bitgames or $BITGAMES_DATA_DIR)")
+
+
+def _tables(folder: str | None, variant: str) -> Any:
+    """The endgame tables of ``variant`` in ``folder`` (None: none)."""
+    if folder is None:
+        return None
+    from bitgames.core import jit
+    from bitgames.draughts.egdb import Tables
+
+    jit.ensure_warm("draughts", "egdb")
+    return Tables(folder, variant)
 
 
 def _egdb_folder(args: argparse.Namespace) -> Any:
@@ -237,7 +253,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     board = _board(args)
     if board.is_game_over():
         raise ValueError(f"no search: the game is over ({board.result()})")
-    engine = Engine(board.variant, level=args.level)
+    engine = Engine(board.variant, level=args.level, egdb=_tables(args.egdb, board.variant))
 
     def info(r: Info) -> None:
         pv = " ".join(str(m) for m in r.pv)
@@ -265,7 +281,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from bitgames.draughts.search import Engine
 
     board = _board(args)
-    engine = Engine(board.variant, level=args.level)
+    engine = Engine(board.variant, level=args.level, egdb=_tables(args.egdb, board.variant))
     limit = limit_from_args(args)
     human = WHITE if args.color == "white" else not WHITE
     while True:
@@ -316,6 +332,7 @@ def match_kit(variant: str = "russian") -> Any:
         from bitgames.draughts.search import Engine
 
         numbers = {}
+        tables = _tables(options.pop("egdb", None), variant)
         for name, value in options.items():
             try:
                 numbers[name] = int(value)
@@ -323,7 +340,8 @@ def match_kit(variant: str = "russian") -> Any:
                 raise ValueError(f"draughts engine option {name}:{value} needs a whole "
                                  "number") from None
         bits = numbers.pop("hash", 18)
-        return Engine(variant, tt_bits=bits, weights=default_weights(variant, **numbers))
+        return Engine(variant, tt_bits=bits, weights=default_weights(variant, **numbers),
+                      egdb=tables)
 
     def client(command: str) -> Any:
         from bitgames.core.protocol import ProcessTransport
