@@ -208,12 +208,14 @@ Spec = Mapping[str, tuple[str, int | None]]
 
 
 def load_npz(source: str | Path | bytes, what: str, spec: Spec,
-             optional: Spec | None = None) -> dict[str, np.ndarray]:
+             optional: Spec | None = None, prefix: str | None = None,
+             ) -> dict[str, np.ndarray]:
     """The arrays of a ``.npz`` archive (a path, or its bytes), each checked against
-    ``spec`` (required) or ``optional`` (checked when present); :class:`FileError` naming
-    the file, ``what`` it should be, and the problem: missing, empty, truncated or
-    damaged, not an ``.npz`` archive, a missing array, an array of the wrong kind or
-    shape, or pickled data (never loaded: a pickle can run code).
+    ``spec`` (required) or ``optional`` (checked when present), and with ``prefix`` every
+    other array whose name starts with it; :class:`FileError` naming the file, ``what`` it
+    should be, and the problem: missing, empty, truncated or damaged, not an ``.npz``
+    archive, a missing array, an array of the wrong kind or shape, or pickled data (never
+    loaded: a pickle can run code).
     """
     name = "<bytes>" if isinstance(source, bytes) else str(source)
     if isinstance(source, bytes):
@@ -245,6 +247,9 @@ def load_npz(source: str | Path | bytes, what: str, spec: Spec,
                                 f"{array.shape}, expected kind {kinds!r} with "
                                 f"{ndim} dimension(s)")
                 out[key] = array
+            for key in sorted(files - set(out)):
+                if prefix is not None and key.startswith(prefix):
+                    out[key] = archive[key]
     except FileError:
         raise
     except ValueError as exc:
