@@ -273,8 +273,8 @@ def run_session(protocol: str, lines: list[bytes], timeout: float = 300.0,
     stop = {"gtp": [], "nboard": [], "hub": [b"stop"], "uci": [b"stop"]}[protocol]
     report = Report(protocol, len(lines))
     with tempfile.TemporaryDirectory() as work:
-        env = dict(os.environ, PYTHONIOENCODING="utf-8:strict", BITGAMES_DATA_DIR=work,
-                   **(extra_env or {}))
+        env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict", "BITGAMES_DATA_DIR": work,
+               **(extra_env or {})}
         start = time.monotonic()
         proc = subprocess.Popen([sys.executable, "-m", "bitgames.cli", *COMMANDS[protocol]],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
