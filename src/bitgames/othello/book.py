@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import os
 import random
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -345,18 +346,21 @@ class Book:
               width: int, max_positions: int | None = None,
               on_position: Callable[[int, int], None] | None = None,
               save_to: str | Path | None = None, save_every: int = 100,
-              stop: Callable[[], bool] | None = None) -> int:
+              stop: Callable[[], bool] | None = None, save_seconds: float = 10.0) -> int:
         """Expand the book from the start position; return the number of positions added.
 
         Breadth first, every move within ``width`` centi-discs of a position's best move
         is followed, down to ``plies`` plies. A position searched before at ``depth``
         (its scores are kept, see :meth:`searched`) is not searched again, so an
         interrupted build resumes where it stopped; with ``save_to`` the book is saved
-        every ``save_every`` new positions and at the end. ``stop()`` is asked before each
+        every ``save_every`` new positions or ``save_seconds`` seconds, whichever comes
+        first, and at the end, so a ``kill -9`` loses at most that much work (the save is
+        atomic: the file is always a whole book). ``stop()`` is asked before each
         new position: once it is true the build ends there (Ctrl-C), saving every
         position finished so far.
         """
         added = 0
+        saved_at = time.monotonic()
         frontier = [Board()]
         seen: set[tuple[int, int]] = set()
         stopped = False
@@ -377,9 +381,11 @@ class Book:
                     added += 1
                     if on_position is not None:
                         on_position(added, ply)
-                    if save_to is not None and added % save_every == 0:
+                    if save_to is not None and (added % save_every == 0 or
+                                                time.monotonic() - saved_at >= save_seconds):
                         self.negamax()  # a checkpoint is a consistent book
                         self.save(save_to)
+                        saved_at = time.monotonic()
                 if ply == plies:
                     continue
                 scores = self.searched(b, search, depth)  # kept by evaluate: no new search
