@@ -49,6 +49,9 @@ from bitgames.go.mcts import Engine, dead_stones, final_score
 
 #: the largest SGF file ``loadsgf`` reads (bytes)
 MAX_SGF_BYTES = 1 << 22
+#: seconds kept off the controller's clock for each move: reading the command, writing
+#: the reply and the pipes between (more under load), which the engine cannot time
+LAG = 0.2
 
 
 class GtpError(ProtocolError):
@@ -197,10 +200,13 @@ class GtpSession(Session):
         return ""
 
     def _limit(self, color: Color) -> Limit:
-        """The controller's clock when it sent one, else the session's limit."""
+        """The controller's clock when it sent one, less :data:`LAG` for the time our
+        answer takes to reach it (the controller's clock runs from sending ``genmove``
+        to reading the reply), else the session's limit."""
         if color in self.time_left and (self.main_time > 0 or self.byo_time > 0):
             left, stones = self.time_left[color]
-            return Limit(remaining=max(left, 0.0), moves_to_go=stones if stones > 0 else None)
+            return Limit(remaining=max(left - LAG, 0.0),
+                         moves_to_go=stones if stones > 0 else None)
         return self.limit
 
     def _genmove(self, args: list[str], play: bool, cleanup: bool = False) -> str:

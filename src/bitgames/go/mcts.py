@@ -535,6 +535,7 @@ class Engine(CoreEngine):
         ``on_info`` receives an :class:`Info` about once a second and at the end. The
         move is ``None`` only after a resignation.
         """
+        begun = time.perf_counter()  # the clock runs from here: the pass check counts
         limit = limit or Limit()
         self.stop_signal.clear()
         if board.resigned is not None:
@@ -548,7 +549,7 @@ class Engine(CoreEngine):
             if sign * board.score() > 0 and sign * final_score(board, 200, self.seed) > 0:
                 return SearchResult(Move.PASS, Score(1.0, Unit.WINRATE, exact=True),
                                     [Move.PASS])
-        result = self._run(board, limit, on_info, cleanup)
+        result = self._run(board, limit, on_info, cleanup, begun)
         if result.move is None:
             result.move = Move.PASS
         elif (allow_resign and not result.move.is_pass and result.score is not None
@@ -560,9 +561,15 @@ class Engine(CoreEngine):
         return result
 
     def _run(self, board: Board, limit: Limit, on_info: InfoCallback | None,
-             cleanup: bool) -> SearchResult:
+             cleanup: bool, begun: float) -> SearchResult:
         """The simulations within ``limit``; the most visited root move (None if the root
-        has no child) with its win rate and principal variation."""
+        has no child) with its win rate and principal variation.
+
+        Time is counted from ``begun`` (when :meth:`search` was called: setting up the
+        tree and the pass check use the clock too), and a batch of simulations is never
+        larger than the time left lets it be at the speed measured so far, so a clock is
+        not overrun by the last batch.
+        """
         seconds = self.time_manager.budget(limit, [1.0] * moves_left(board)).optimum
         playouts = limit.nodes
         if playouts is None and math.isinf(seconds) and not limit.infinite:
@@ -583,12 +590,16 @@ class Engine(CoreEngine):
             n = batch if playouts is None else min(batch, playouts - done)
             if n <= 0:
                 break
+            if done and math.isfinite(seconds):
+                rate = done / max(time.perf_counter() - start, 1e-6)
+                left = seconds - (time.perf_counter() - begun)
+                n = min(n, max(8, int(rate * left)))
             search_kernel(g, s, tree, n, np.uint64(self.seed), self._counter, params, history,
                           side_key)
             self._counter += n
             done += n
             now = time.perf_counter()
-            if now - start >= seconds:
+            if now - begun >= seconds:
                 break
             if on_info is not None and now - reported >= 1.0:
                 reported = now
