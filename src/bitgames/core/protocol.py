@@ -58,6 +58,9 @@ MAX_LINE = 1 << 20
 #: to it, so no timer is ever armed beyond what the platform can wait
 MAX_SECONDS = 1e6
 
+#: the most nodes (Go: playouts) a protocol may ask a search for: kernels count in int64
+MAX_NODES = 10**12
+
 _INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,4})?", re.ASCII)
 

@@ -12,7 +12,8 @@ the search in progress first (its ``done`` comes before the command's answer), s
 command waits on a long search. Only protocol lines go to stdout (each flushed); unknown
 commands are ignored; a bad line gets ``error message=...``, changes nothing and the
 engine keeps running; end of input quits. Numbers are ASCII digits (``value=²`` is
-refused); levels are checked when given (``depth`` and ``nodes`` at least 1, times finite,
+refused); levels are checked when given (``depth`` 1 to 99, ``nodes`` 1 to
+:data:`~bitgames.core.protocol.MAX_NODES`, times finite,
 cut to ``0..``:data:`~bitgames.core.protocol.MAX_SECONDS`).
 
 >>> from bitgames.core.protocol import SessionHarness
@@ -42,6 +43,7 @@ from bitgames import __version__
 from bitgames.core.engine import Info, Limit, Score, SearchResult, Unit
 from bitgames.core.errors import BitgamesError, EngineError
 from bitgames.core.protocol import (
+    MAX_NODES,
     Client,
     Command,
     Session,
@@ -209,13 +211,13 @@ moves_to_go=None, infinite=False), 1000000.0)
     if "depth" in args:
         return Limit(depth=parse_int(args["depth"], "level depth", lo=1, hi=99))
     if "nodes" in args:
-        return Limit(nodes=parse_int(args["nodes"], "level nodes", lo=1))
+        return Limit(nodes=parse_int(args["nodes"], "level nodes", lo=1, hi=MAX_NODES))
     if "move-time" in args:
         return Limit(time=parse_seconds(args["move-time"], "level move-time"))
     if "infinite" in args:
         return Limit(infinite=True)
     if "time" in args:
-        moves = parse_int(args.get("moves", "0"), "level moves", lo=0)
+        moves = parse_int(args.get("moves", "0"), "level moves", lo=0, hi=10_000)
         return Limit(remaining=parse_seconds(args["time"], "level time"),
                      increment=parse_seconds(args.get("inc", "0"), "level inc"),
                      moves_to_go=moves or None)

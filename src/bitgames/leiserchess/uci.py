@@ -12,7 +12,7 @@ the engine: it gets an ``info string`` saying what is wrong and the state is unc
 an illegal move in ``position`` is reported as ``info string Move <m> is illegal`` and the
 position falls back to the base position, as the reference engine does. Unknown commands
 are ignored (logged on stderr). Every ``go`` is answered ``bestmove``: a ``go`` option
-with a bad value (not ASCII digits, a depth or node count below 1) is reported in an
+with a bad value (not ASCII digits, a count out of range) is reported in an
 ``info string`` and left out, and times are cut to ``0..``
 :data:`~bitgames.core.protocol.MAX_SECONDS`. A clock (``time``/``inc``) is turned into a
 time budget by the engine's time manager (:class:`bitgames.core.engine.TimeManager`).
@@ -37,6 +37,7 @@ from typing import Any, TextIO
 from bitgames.core.engine import End, Info, Limit, Score, SearchResult
 from bitgames.core.errors import BitgamesError, EngineError
 from bitgames.core.protocol import (
+    MAX_NODES,
     Client,
     Command,
     Session,
@@ -49,8 +50,8 @@ from bitgames.leiserchess.notation import START_FEN
 
 ENDGAME_FEN = "ss7/8/8/8/8/8/8/7NN W"
 
-#: ``go`` options that take a count, with the least value each accepts
-_GO_COUNTS = {"depth": 1, "nodes": 1, "movestogo": 1}
+#: ``go`` options that take a count, with the least and the largest value each accepts
+_GO_COUNTS = {"depth": (1, 99), "nodes": (1, MAX_NODES), "movestogo": (1, 10_000)}
 #: ``go`` options that take milliseconds
 _GO_TIMES = ("movetime", "time", "inc", "wtime", "btime", "winc", "binc")
 
@@ -78,7 +79,8 @@ moves_to_go=None, infinite=False), [])
         elif (key in _GO_COUNTS or key in _GO_TIMES) and i + 1 < len(args):
             try:
                 if key in _GO_COUNTS:
-                    counts[key] = parse_int(args[i + 1], f"go {key}", lo=_GO_COUNTS[key])
+                    lo, hi = _GO_COUNTS[key]
+                    counts[key] = parse_int(args[i + 1], f"go {key}", lo=lo, hi=hi)
                 else:
                     times[key] = parse_seconds(args[i + 1], f"go {key}", 0.001)
             except BitgamesError as exc:
