@@ -193,4 +193,4 @@ def test_build_and_probe_commands(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert capsys.readouterr().out.strip().endswith(": draw")
     (tmp_path / "english-1010.npz").write_bytes(b"not a table")
     assert main(["draughts", "egdb", "probe", "W:WK1:BK32", "--dir", str(tmp_path)]) == 2
-    assert "english-1010.npz: not an endgame table" in capsys.readouterr().err
+    assert "english-1010.npz: endgame table: not an .npz archive" in capsys.readouterr().err

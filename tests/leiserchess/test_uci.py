@@ -37,11 +37,13 @@ def test_bad_lines_get_info_string_and_change_nothing() -> None:
         ("position startpos moves h4g5", []),
         ("position fen not/a/fen W", [re.compile("info string bad FEN .*")]),
         ("setoption name pbetween value lots",
-         ["info string option pbetween needs an integer, got 'lots'"]),
+         ["info string option pbetween must be an integer, got 'lots'"]),
         ("setoption name nosuch value 3", ["info string unknown option nosuch"]),
-        ("go depth x", ["info string go: depth needs an integer, got 'x'"]),
-        ("perft z", ["info string perft depth must be a number, got 'z'"]),
-        ("perft 9", ["info string perft depth must be 1..6"]),
+        # a bad go option is left out; the go is still answered
+        ("go depth x depth 1", ["info string go depth must be an integer, got 'x' (left out)",
+                                re.compile("info depth 1 .*"), re.compile("bestmove .*")]),
+        ("perft z", ["info string perft depth must be an integer, got 'z'"]),
+        ("perft 9", ["info string perft depth must be at most 6, got 9"]),
         ("nonsense command", []),  # unknown commands are ignored (logged on stderr)
         ("position", ["info string position needs startpos, fen or endgame"]),
     ])

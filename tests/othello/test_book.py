@@ -145,7 +145,7 @@ def test_build_resumes_and_saves(tmp_path: Path) -> None:
     assert Book.load(path).build(by_mobility, 1, plies=3, width=0) == 0  # resumed: nothing new
     wider = Book.load(path)
     assert wider.build(by_mobility, 1, plies=3, width=1000) > 0
-    with pytest.raises(ValueError, match="cannot read opening book"):
+    with pytest.raises(ValueError, match="Othello opening book: "):
         Book.load(tmp_path / "missing.npz")
 
 
@@ -262,7 +262,7 @@ def test_cli_build_show_learn(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert code == 2 and "no opening book at" in err
     (tmp_path / "junk.npz").write_text("not a book")
     code, _, err = run("show", "--book", str(tmp_path / "junk.npz"))
-    assert code == 2 and "cannot read opening book" in err
+    assert code == 2 and ": Othello opening book: " in err
     code, _, err = run("build", str(path), "--depth", "0")
     assert code == 2 and "argument --depth: must be 1..60, got 0" in err
 

@@ -143,7 +143,7 @@ def test_weights_roundtrip(tmp_path) -> None:  # type: ignore[no-untyped-def]
     assert np.array_equal(back.table, w.table) and back.meta == {"seed": "7"}
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a weights file")
-    with pytest.raises(ev.BitgamesError):
+    with pytest.raises(ev.FileError, match="bad.npz: Othello weights: not an .npz"):
         ev.Weights.load(bad)
 
 

@@ -66,7 +66,7 @@ def test_our_engine_against_our_nboard_mode(tmp_path: Path,
 @pytest.mark.parametrize("player, error", [
     ("level:2,evl:classic", "unknown Othello player option 'evl'"),
     ("level:2,eval:chess", "unknown evaluation 'chess' (pattern or classic)"),
-    ("weights:/no/such.npz", "cannot read weights '/no/such.npz'"),
+    ("weights:/no/such.npz", "/no/such.npz: Othello weights: no such file"),
     ("level:two", "level needs a number"),
 ])
 def test_bad_players_are_named_before_any_game(player: str, error: str,

@@ -3,13 +3,16 @@
 Three parts, each written once:
 
 - :class:`Session` -- our side of a conversation with a GUI. It owns what every protocol
-  needs: a locked, flushed :meth:`~Session.send`; logging to stderr only; a worker thread
-  to think, stop and wait; a :meth:`~Session.handle` that never raises (a bad line gets
-  the dialect's error reply, the state is unchanged, the session goes on); and a dispatch
-  table built from the ``cmd_<name>`` methods (a ``-`` in a command's name is a ``_``
-  in its method's). A dialect (``othello/nboard.py``,
+  needs: input read as bytes and decoded leniently whatever the locale
+  (:func:`read_lines`); a locked, flushed :meth:`~Session.send`; logging to stderr only;
+  a worker thread to think, stop and wait; a :meth:`~Session.handle` that never raises (a
+  bad line gets the dialect's error reply, the state is unchanged, the session goes on);
+  and a dispatch table built from the ``cmd_<name>`` methods (a ``-`` in a command's name
+  is a ``_`` in its method's). A dialect (``othello/nboard.py``,
   ``draughts/hub.py``, ``go/gtp.py``, ``leiserchess/uci.py``) only says how a line splits
-  into a command and how replies and errors are written.
+  into a command and how replies and errors are written, and reads its numbers with
+  :func:`parse_int`, :func:`parse_float` and :func:`parse_seconds` (ASCII digits only,
+  finite, in range).
 - :class:`Client` over a :class:`Transport` -- the other direction: bitgames driving an
   outside engine (:class:`ProcessTransport`, a subprocess) for matches.
 - Test harnesses in python-chess's ``MockTransport`` style: :class:`SessionHarness`
@@ -31,6 +34,7 @@ Three parts, each written once:
 from __future__ import annotations
 
 import io
+import math
 import queue
 import re
 import shlex
@@ -39,11 +43,119 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
-from bitgames.core.errors import BitgamesError, EngineError
+from bitgames.core.errors import BitgamesError, EngineError, ProtocolError
+
+# -- reading protocol input ---------------------------------------------------------------------
+
+#: the longest input line a session reads (bytes); a longer one is skipped and refused
+MAX_LINE = 1 << 20
+
+#: the longest time a protocol may ask for (seconds, about 11.6 days): longer clocks are cut
+#: to it, so no timer is ever armed beyond what the platform can wait
+MAX_SECONDS = 1e6
+
+#: the most nodes (Go: playouts) a protocol may ask a search for: kernels count in int64
+MAX_NODES = 10**12
+
+_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,4})?", re.ASCII)
+
+
+def read_lines(source: IO[Any], limit: int = MAX_LINE) -> Iterator[str | None]:
+    r"""The lines of a protocol's input, read as bytes and decoded as UTF-8 with bad bytes
+    replaced (U+FFFD), whatever the locale says; ``None`` stands for a line longer than
+    ``limit`` bytes, which is skipped whole. A text stream without a binary buffer
+    (``io.StringIO``) is read as it is.
+
+    >>> list(read_lines(io.BytesIO(b"ping 1\n\xff\xfe go\r\n" + b"x" * 9 + b"\nend"), 8))
+    ['ping 1\n', '\ufffd\ufffd go\r\n', None, 'end']
+    """
+    raw = getattr(source, "buffer", source)
+    if isinstance(raw, io.TextIOBase):
+        yield from iter(raw.readline, "")
+        return
+    while True:
+        line = raw.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit:
+            while line and not line.endswith(b"\n"):
+                line = raw.readline(limit + 1)
+            yield None
+            continue
+        yield line.decode("utf-8", "replace")
+
+
+def parse_int(text: str, what: str, lo: int | None = None, hi: int | None = None) -> int:
+    """An integer written in ASCII digits (an optional sign), within ``lo..hi``;
+    :class:`ProtocolError` naming ``what`` otherwise. Python's ``int()`` also takes
+    ``"٣"`` or ``" 3_0 "``; a protocol takes neither.
+
+    >>> parse_int("-12", "depth")
+    -12
+    >>> parse_int("²", "tt-bits")
+    Traceback (most recent call last):
+    ...
+    bitgames.core.errors.ProtocolError: tt-bits must be an integer, got '²'
+    >>> parse_int("0", "depth", lo=1)
+    Traceback (most recent call last):
+    ...
+    bitgames.core.errors.ProtocolError: depth must be at least 1, got 0
+    """
+    if _INT.fullmatch(text) is None:
+        raise ProtocolError(f"{what} must be an integer, got {_clip(text)!r}")
+    return _in_range(int(text), what, lo, hi)
+
+
+def parse_float(text: str, what: str, lo: float | None = None,
+                hi: float | None = None) -> float:
+    """A finite decimal number written in ASCII (``1``, ``-2.5``, ``.5``, ``1e3``) within
+    ``lo..hi``; :class:`ProtocolError` naming ``what`` otherwise (``inf``, ``nan``,
+    ``1e999``, Unicode digits).
+
+    >>> parse_float("7.5", "komi"), parse_float("1e3", "time")
+    (7.5, 1000.0)
+    >>> parse_float("inf", "time")
+    Traceback (most recent call last):
+    ...
+    bitgames.core.errors.ProtocolError: time must be a finite number, got 'inf'
+    """
+    value = float(text) if _FLOAT.fullmatch(text) else math.nan
+    if not math.isfinite(value):
+        raise ProtocolError(f"{what} must be a finite number, got {_clip(text)!r}")
+    return _in_range(value, what, lo, hi)
+
+
+def parse_seconds(text: str, what: str, scale: float = 1.0) -> float:
+    """A time given over a protocol, in seconds: ``text`` (a finite number, see
+    :func:`parse_float`) times ``scale`` (``0.001`` for milliseconds), cut to
+    ``0..MAX_SECONDS``: a clock already run out reads 0, an absurdly long one the most any
+    timer waits.
+
+    >>> parse_seconds("1500", "wtime", 0.001), parse_seconds("-3", "time")
+    (1.5, 0.0)
+    >>> parse_seconds("1e30", "time") == MAX_SECONDS
+    True
+    """
+    return min(max(parse_float(text, what) * scale, 0.0), MAX_SECONDS)
+
+
+def _in_range(value: Any, what: str, lo: Any, hi: Any) -> Any:
+    if lo is not None and value < lo:
+        raise ProtocolError(f"{what} must be at least {lo}, got {value}")
+    if hi is not None and value > hi:
+        raise ProtocolError(f"{what} must be at most {hi}, got {value}")
+    return value
+
+
+def _clip(text: str, width: int = 40) -> str:
+    """``text`` cut to ``width`` characters for an error message."""
+    return text if len(text) <= width else text[:width] + "..."
+
 
 # -- our side: sessions -------------------------------------------------------------------------
 
@@ -84,14 +196,34 @@ class Session:
     # -- output ---------------------------------------------------------------------------------
 
     def send(self, line: str) -> None:
-        """Write one line (or several, joined by newlines) to the GUI and flush."""
+        """Write one line (or several, joined by newlines) to the GUI and flush.
+
+        A character the output's encoding cannot write is replaced (``?``); once the
+        output is gone (the GUI closed its end) the session ends quietly.
+        """
+        text = line + "\n"
         with self._write_lock:
-            self.out.write(line + "\n")
-            self.out.flush()
+            try:
+                try:
+                    self.out.write(text)
+                except UnicodeEncodeError:
+                    encoding = getattr(self.out, "encoding", None) or "ascii"
+                    self.out.write(text.encode(encoding, "replace").decode(encoding))
+                self.out.flush()
+            except (OSError, ValueError):  # a broken pipe, a closed stream
+                self.running = False
 
     def log(self, text: str) -> None:
         """A diagnostic on stderr (never on the protocol's output)."""
-        print(f"{self.protocol}: {text}", file=self.log_stream, flush=True)
+        message = f"{self.protocol}: {text}\n"
+        try:
+            try:
+                self.log_stream.write(message)
+            except UnicodeEncodeError:
+                self.log_stream.write(message.encode("ascii", "backslashreplace").decode())
+            self.log_stream.flush()
+        except (OSError, ValueError):
+            pass
 
     # -- the dialect's hooks --------------------------------------------------------------------
 
@@ -130,7 +262,7 @@ class Session:
         try:
             command = self.parse(line)
         except (BitgamesError, ValueError) as exc:
-            self.error(Command("", line=line), str(exc) or type(exc).__name__)
+            self.error(Command("", line=line), _first_line(exc))
             return self.running
         if command is None:
             return self.running
@@ -142,8 +274,7 @@ class Session:
         try:
             result = handler(command.args)
         except (BitgamesError, ValueError, IndexError, OSError) as exc:
-            message = (str(exc) or type(exc).__name__).splitlines()[0]
-            self.error(command, message)
+            self.error(command, _first_line(exc))
         except Exception as exc:  # a protocol mode must never die on a line
             self.log(f"internal error on {command.line!r}: {exc!r}\n{traceback.format_exc()}")
             self.error(command, f"internal error: {exc}")
@@ -151,17 +282,25 @@ class Session:
             self.reply(command, result)
         return self.running
 
-    def run(self, lines: Iterable[str]) -> None:
-        """Handle every line until ``quit`` or the end of input, then :meth:`finish`."""
+    def run(self, lines: Iterable[str | None]) -> None:
+        """Handle every line until ``quit`` or the end of input, then :meth:`finish`.
+
+        ``None`` is a line too long to read (:func:`read_lines`): it gets the dialect's
+        error reply.
+        """
         for line in lines:
-            if not self.handle(line):
+            if line is None:
+                self.error(Command("", line=""), f"line longer than {MAX_LINE} bytes ignored")
+            elif not self.handle(line):
+                break
+            if not self.running:
                 break
         self.finish()
 
-    def serve(self, stdin: TextIO | None = None) -> None:
-        """Run on standard input (or ``stdin``) until ``quit`` or its end."""
-        source = stdin if stdin is not None else sys.stdin
-        self.run(iter(source.readline, ""))
+    def serve(self, stdin: IO[Any] | None = None) -> None:
+        """Run on standard input (or ``stdin``) until ``quit`` or its end; the input is
+        read as bytes and decoded leniently (:func:`read_lines`)."""
+        self.run(read_lines(stdin if stdin is not None else sys.stdin))
 
     def finish(self) -> None:
         """End of the conversation: let a running search finish."""
@@ -300,6 +439,12 @@ class SessionHarness:
                 self.expect(reply)
             self.session.wait()
         self.expect_silence()
+
+
+def _first_line(exc: Exception) -> str:
+    """An exception's message for a one-line error reply."""
+    lines = str(exc).splitlines()
+    return lines[0] if lines and lines[0].strip() else type(exc).__name__
 
 
 def _matches(expected: str | re.Pattern[str], line: str) -> bool:

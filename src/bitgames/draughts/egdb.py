@@ -38,6 +38,7 @@ import numpy as np
 
 from bitgames.core.bits import ctz, popcount
 from bitgames.core.errors import BitgamesError
+from bitgames.core.files import FileError, atomic_write, load_npz
 from bitgames.core.jit import njit, register_warmup
 from bitgames.draughts import geometry as g
 from bitgames.draughts import kernels as K
@@ -316,28 +317,33 @@ def _path(folder: Path, variant: str, spec: Slice) -> Path:
     return folder / f"{variant}-{spec.name}.npz"
 
 
-def save_slice(path: Path, values: np.ndarray) -> None:
-    """Write a solved slice's values (both sides to move), 2 bits each, atomically."""
+def _pack(values: np.ndarray) -> np.ndarray:
+    """Values (one byte each, no UNKNOWN) as 2-bit codes, 4 a byte."""
     codes = _PACKED[values]
     codes = np.pad(codes, (0, -len(codes) % 4))
-    packed = (codes[0::4] | codes[1::4] << 2 | codes[2::4] << 4 | codes[3::4] << 6)
-    tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, values=packed.astype(np.uint8), count=np.int64(len(values)))
-    tmp.replace(path)
+    return (codes[0::4] | codes[1::4] << 2 | codes[2::4] << 4 | codes[3::4] << 6
+            ).astype(np.uint8)
 
 
-def load_slice(path: Path) -> np.ndarray:
-    """The values of a slice written by :func:`save_slice` (one byte each)."""
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            packed, count = data["values"], int(data["count"])
-    except (OSError, ValueError, KeyError, EOFError) as exc:
-        raise BitgamesError(f"{path}: not an endgame table ({exc})") from None
+_WHAT = "endgame table"
+
+
+def save_slice(path: Path, values: np.ndarray) -> None:
+    """Write a solved slice's values (both sides to move), 2 bits each, atomically."""
+    with atomic_write(path, _WHAT) as f:
+        np.savez_compressed(f, values=_pack(values), count=np.int64(len(values)))
+
+
+def load_slice(path: Path, count: int) -> np.ndarray:
+    """The ``count`` values of a slice written by :func:`save_slice` (one byte each); a
+    :class:`~bitgames.core.files.FileError` naming the file when it is not that."""
+    data = load_npz(path, _WHAT, {"values": ("u", 1), "count": ("i", 0)})
+    if int(data["count"]) != count or len(data["values"]) != (count + 3) // 4:
+        raise FileError(f"{path}: {_WHAT}: holds {int(data['count'])} values in "
+                        f"{len(data['values'])} bytes, the slice has {count}")
+    packed = data["values"]
     codes = np.stack([packed & 3, packed >> 2 & 3, packed >> 4 & 3, packed >> 6 & 3], axis=1)
-    values = _UNPACKED[codes.reshape(-1)[:count]]
-    if len(values) != count:
-        raise BitgamesError(f"{path}: truncated ({len(values)} of {count} values)")
-    return values
+    return _UNPACKED[codes.reshape(-1)[:count]]
 
 
 def _variant_code(variant: str) -> int:
@@ -361,7 +367,7 @@ def solve_slice(folder: str | Path, variant: str, name: str, pieces: int,
         path = _path(folder, variant, other)
         if other != spec and path.exists():
             offset, size = layout.table[other.counts][:2]
-            values[offset:offset + 2 * size] = load_slice(path)
+            values[offset:offset + 2 * size] = load_slice(path, 2 * size)
     stop = np.zeros(1, dtype=np.int64) if stop is None else stop
     track = np.zeros(2, dtype=np.int64) if track is None else track
     _solve(values, layout.table, *spec.counts, code, K.new_buffer(1), stop, track)
@@ -426,11 +432,8 @@ class Tables:
         values = np.zeros(self.layout.total, dtype=np.uint8)
         for s in found:
             offset, size = self.layout.table[s.counts][:2]
-            values[offset:offset + 2 * size] = load_slice(_path(folder, variant, s))
-        codes = _PACKED[values]
-        codes = np.pad(codes, (0, -len(codes) % 4))
-        self.packed = (codes[0::4] | codes[1::4] << 2 | codes[2::4] << 4
-                       | codes[3::4] << 6).astype(np.uint8)
+            values[offset:offset + 2 * size] = load_slice(_path(folder, variant, s), 2 * size)
+        self.packed = _pack(values)
 
     def probe_bits(self, w: int, b: int, k: int, side: int) -> str:
         """The value (``"win"``, ``"loss"``, ``"draw"``, or ``"unknown"`` when the tables

@@ -7,9 +7,14 @@ with optional ``moves="..."``; moves are ``32-28`` or ``from x to x captured ...
 ``set-param name=dialect value=pydraughts`` reads and writes what pydraughts' Hub client
 sends (see :class:`Numbering`).
 A search runs in a worker thread so ``ping`` (answered ``pong``) and ``stop`` are handled
-while it runs; it always ends with ``done move=... [ponder=...]``. Only protocol lines go to
-stdout (each flushed); unknown commands are ignored; a bad line gets ``error message=...``
-and the engine keeps running; end of input quits.
+while it runs; it always ends with ``done move=... [ponder=...]``. Any other command stops
+the search in progress first (its ``done`` comes before the command's answer), so no
+command waits on a long search. Only protocol lines go to stdout (each flushed); unknown
+commands are ignored; a bad line gets ``error message=...``, changes nothing and the
+engine keeps running; end of input quits. Numbers are ASCII digits (``value=²`` is
+refused); levels are checked when given (``depth`` 1 to 99, ``nodes`` 1 to
+:data:`~bitgames.core.protocol.MAX_NODES`, times finite,
+cut to ``0..``:data:`~bitgames.core.protocol.MAX_SECONDS`).
 
 >>> from bitgames.core.protocol import SessionHarness
 >>> hub = SessionHarness(HubSession)
@@ -37,7 +42,15 @@ from typing import TextIO
 from bitgames import __version__
 from bitgames.core.engine import Info, Limit, Score, SearchResult, Unit
 from bitgames.core.errors import BitgamesError, EngineError
-from bitgames.core.protocol import Client, Command, Session, Transport
+from bitgames.core.protocol import (
+    MAX_NODES,
+    Client,
+    Command,
+    Session,
+    Transport,
+    parse_int,
+    parse_seconds,
+)
 from bitgames.draughts import geometry as g
 from bitgames.draughts.board import VARIANTS, Board, Move
 from bitgames.draughts.search import WIN, Engine
@@ -184,22 +197,30 @@ def hub_score(score: Score | None) -> str:
 
 
 def hub_limit(args: dict[str, str]) -> Limit:
-    """The :class:`~bitgames.core.engine.Limit` of a ``level`` command's arguments."""
-    try:
-        if "depth" in args:
-            return Limit(depth=int(args["depth"]))
-        if "nodes" in args:
-            return Limit(nodes=int(args["nodes"]))
-        if "move-time" in args:
-            return Limit(time=float(args["move-time"]))
-        if "infinite" in args:
-            return Limit(infinite=True)
-        if "time" in args:
-            moves = int(args.get("moves", "0")) or None
-            return Limit(remaining=float(args["time"]), increment=float(args.get("inc", "0")),
-                         moves_to_go=moves)
-    except ValueError as exc:
-        raise BitgamesError(f"bad level values {args}: {exc}") from None
+    """The :class:`~bitgames.core.engine.Limit` of a ``level`` command's arguments;
+    :class:`~bitgames.core.errors.ProtocolError` for a value out of range.
+
+    >>> hub_limit({"depth": "6"}), hub_limit({"move-time": "1e30"}).time
+    (Limit(depth=6, nodes=None, time=None, remaining=None, increment=0.0, \
+moves_to_go=None, infinite=False), 1000000.0)
+    >>> hub_limit({"depth": "0"})
+    Traceback (most recent call last):
+    ...
+    bitgames.core.errors.ProtocolError: level depth must be at least 1, got 0
+    """
+    if "depth" in args:
+        return Limit(depth=parse_int(args["depth"], "level depth", lo=1, hi=99))
+    if "nodes" in args:
+        return Limit(nodes=parse_int(args["nodes"], "level nodes", lo=1, hi=MAX_NODES))
+    if "move-time" in args:
+        return Limit(time=parse_seconds(args["move-time"], "level move-time"))
+    if "infinite" in args:
+        return Limit(infinite=True)
+    if "time" in args:
+        moves = parse_int(args.get("moves", "0"), "level moves", lo=0, hi=10_000)
+        return Limit(remaining=parse_seconds(args["time"], "level time"),
+                     increment=parse_seconds(args.get("inc", "0"), "level inc"),
+                     moves_to_go=moves or None)
     raise BitgamesError(f"level needs depth, nodes, move-time, time or infinite: {args}")
 
 
@@ -233,7 +254,7 @@ class HubSession(Session):
             return None
         name = tokens[0].replace("-", "_")
         if name not in ("ping", "stop", "ponder_hit", "quit"):
-            self.wait()  # state changes wait for the search in progress
+            self.stop_thinking()  # the search in progress answers first
         return Command(name, tokens[1:], line=line)
 
     def error(self, command: Command, message: str) -> None:
@@ -305,9 +326,7 @@ class HubSession(Session):
             Numbering(value, self.variant)  # checks the name
             self.dialect = value
         elif name == "tt-bits":
-            if not value.isdigit() or not 10 <= int(value) <= 26:
-                raise BitgamesError(f"tt-bits must be 10..26, got {value!r}")
-            self.tt_bits = int(value)
+            self.tt_bits = parse_int(value, "tt-bits", lo=10, hi=26)
             self._engine = None
 
     def cmd_init(self, args: list[str]) -> str:

@@ -368,10 +368,17 @@ class Board(BaseBoard[Move]):
         return p
 
     # ------------------------------------------------------------------ history keys
+    def side_key(self) -> int:
+        """What :meth:`history_keys` XORs into a position's stone hash when White is to
+        move: the side key under situational superko, else 0 (the stones alone count).
+
+        >>> Board(rules="situational").side_key() != 0, Board().side_key()
+        (True, 0)
+        """
+        return _SIDE_KEY if self.rules.ko == "situational" else 0
+
     def _key(self, h: int, to_move: int) -> int:
-        if self.rules.ko == "situational" and to_move == _W:
-            return h ^ _SIDE_KEY
-        return h
+        return h ^ self.side_key() if to_move == _W else h
 
     def _remember(self) -> None:
         key = self._key(int(self._s[9][0]), int(self._s[8][K.M_TOMOVE]))
@@ -385,7 +392,8 @@ class Board(BaseBoard[Move]):
             del self._seen[key]
 
     def history_keys(self) -> np.ndarray:
-        """Sorted hashes of every position of the game (for superko checks in search)."""
+        """Sorted keys of every position of the game (for superko checks in search): the
+        stones' Zobrist hash, XORed with :meth:`side_key` when White is to move."""
         return np.array(sorted(self._seen), dtype=np.uint64)
 
     # ------------------------------------------------------------------ legality
@@ -438,8 +446,8 @@ class Board(BaseBoard[Move]):
         pts = np.flatnonzero(legal)
         if self.rules.ko != "simple" and len(pts):
             keys = hashes[pts]
-            if self.rules.ko == "situational" and c == _B:
-                keys = keys ^ np.uint64(_SIDE_KEY)
+            if c == _B:  # White to move after the move
+                keys = keys ^ np.uint64(self.side_key())
             pts = pts[~np.isin(keys, self.history_keys())]
         return [int(p) for p in pts]
 

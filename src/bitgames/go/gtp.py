@@ -5,7 +5,10 @@ commands on stdin and writes only protocol responses on stdout (``=id result`` o
 ``?id message``, each followed by a blank line); logs go to stderr. Input is preprocessed
 as the spec says (control characters dropped, ``#`` comments removed, tabs to spaces,
 blank lines skipped). Every failure - unknown command, bad argument, illegal move - is
-answered ``? message`` and the session keeps reading.
+answered ``? message``, changes nothing, and the session keeps reading. Numbers are read
+in ASCII digits only and must be finite; times are cut to
+``0..``:data:`~bitgames.core.protocol.MAX_SECONDS` (a ``time_left`` also to the
+``time_settings`` it belongs to), and ``loadsgf`` reads at most :data:`MAX_SGF_BYTES`.
 
 :class:`GtpClient` drives an outside GTP engine (GNU Go, or our own ``bitgames go gtp``)
 as a :class:`bitgames.core.engine.Player`.
@@ -29,9 +32,26 @@ from typing import Any, TextIO
 from bitgames import __version__
 from bitgames.core.engine import Limit, SearchResult
 from bitgames.core.errors import BitgamesError, EngineError, ProtocolError
-from bitgames.core.protocol import Client, Command, ProcessTransport, Session, Transport
+from bitgames.core.files import FileError, read_text
+from bitgames.core.protocol import (
+    MAX_SECONDS,
+    Client,
+    Command,
+    ProcessTransport,
+    Session,
+    Transport,
+    parse_float,
+    parse_int,
+    parse_seconds,
+)
 from bitgames.go.board import BLACK, WHITE, Board, Color, Move, Rules, format_score
 from bitgames.go.mcts import Engine, dead_stones, final_score
+
+#: the largest SGF file ``loadsgf`` reads (bytes)
+MAX_SGF_BYTES = 1 << 22
+#: seconds kept off the controller's clock for each move: reading the command, writing
+#: the reply and the pipes between (more under load), which the engine cannot time
+LAG = 0.2
 
 
 class GtpError(ProtocolError):
@@ -139,7 +159,7 @@ class GtpSession(Session):
 
     def cmd_boardsize(self, args: list[str]) -> str:
         try:
-            size = int(args[0])
+            size = parse_int(args[0], "boardsize")
         except (IndexError, ValueError) as exc:
             raise GtpError("boardsize not an integer") from exc
         if not 2 <= size <= 25:
@@ -154,7 +174,7 @@ class GtpSession(Session):
 
     def cmd_komi(self, args: list[str]) -> str:
         try:
-            komi = float(args[0])
+            komi = parse_float(args[0], "komi", lo=-1000.0, hi=1000.0)
         except (IndexError, ValueError) as exc:
             raise GtpError("komi not a float") from exc
         self.board.komi = komi
@@ -180,10 +200,13 @@ class GtpSession(Session):
         return ""
 
     def _limit(self, color: Color) -> Limit:
-        """The controller's clock when it sent one, else the session's limit."""
+        """The controller's clock when it sent one, less :data:`LAG` for the time our
+        answer takes to reach it (the controller's clock runs from sending ``genmove``
+        to reading the reply), else the session's limit."""
         if color in self.time_left and (self.main_time > 0 or self.byo_time > 0):
             left, stones = self.time_left[color]
-            return Limit(remaining=max(left, 0.0), moves_to_go=stones if stones > 0 else None)
+            return Limit(remaining=max(left - LAG, 0.0),
+                         moves_to_go=stones if stones > 0 else None)
         return self.limit
 
     def _genmove(self, args: list[str], play: bool, cleanup: bool = False) -> str:
@@ -238,7 +261,9 @@ class GtpSession(Session):
 
     def cmd_time_settings(self, args: list[str]) -> str:
         try:
-            main, byo, stones = float(args[0]), float(args[1]), int(args[2])
+            main = parse_seconds(args[0], "main time")
+            byo = parse_seconds(args[1], "byo-yomi time")
+            stones = parse_int(args[2], "byo-yomi stones", lo=0)
         except (IndexError, ValueError) as exc:
             raise GtpError("syntax error") from exc
         self.main_time, self.byo_time, self.byo_stones = main, byo, stones
@@ -247,24 +272,30 @@ class GtpSession(Session):
 
     def cmd_time_left(self, args: list[str]) -> str:
         try:
-            color, seconds, stones = parse_color(args[0]), float(args[1]), int(args[2])
+            color = parse_color(args[0])
+            seconds = parse_seconds(args[1], "time left")
+            stones = parse_int(args[2], "stones left", lo=0)
         except (IndexError, ValueError) as exc:
             raise GtpError("syntax error") from exc
-        self.time_left[color] = (seconds, stones)
+        # a clock never holds more than its settings gave (main time, or a byo-yomi period)
+        most = max(self.main_time, self.byo_time) if self.main_time or self.byo_time else (
+            MAX_SECONDS)
+        self.time_left[color] = (min(seconds, most), stones)
         return ""
 
     def cmd_loadsgf(self, args: list[str]) -> str:
-        from bitgames.go.sgf import load_sgf
+        from bitgames.go.sgf import read_sgf
 
         if not args:
             raise GtpError("missing filename")
-        move_number = int(args[1]) if len(args) > 1 else None
+        move_number = parse_int(args[1], "move number", lo=1) if len(args) > 1 else None
         try:
-            board = load_sgf(args[0], self.rules, move_number)
-        except OSError as exc:
-            raise GtpError("cannot load file") from exc
-        self.board = board
-        return "white" if board.turn else "black"
+            text = read_text(args[0], MAX_SGF_BYTES, "SGF file")
+        except FileError as exc:
+            self.log(str(exc))
+            raise GtpError("cannot load file") from exc  # the spec's words
+        self.board = read_sgf(text, self.rules, move_number)
+        return "white" if self.board.turn else "black"
 
     def cmd_printsgf(self, args: list[str]) -> str:
         text = self.board.to_sgf()
@@ -309,7 +340,7 @@ class GtpSession(Session):
 
     def cmd_fixed_handicap(self, args: list[str]) -> str:
         try:
-            n = int(args[0])
+            n = parse_int(args[0], "handicap")
         except (IndexError, ValueError) as exc:
             raise GtpError("handicap not an integer") from exc
         points = fixed_handicap_points(self.board.size, n)

@@ -92,9 +92,15 @@ def _expand(
     path_h: np.ndarray,
     depth: int,
     params: np.ndarray,
+    side_key: np.uint64,
 ) -> int:
     """Create the children of ``node`` for the side to move in ``s``; returns their count
-    (0 if the tree is full)."""
+    (0 if the tree is full).
+
+    ``history`` and ``path_h`` hold position keys: the stones' hash, XORed with
+    ``side_key`` when White is to move (:meth:`Board.history_keys`); a child's key is
+    built the same way before it is looked up.
+    """
     nbr, nnbr, diag, ndiag, nbrmask, zob = g
     color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
     tmove, tparent, tfirst, tnchild, tvis, twin, tavis, tawin, tmeta = tree
@@ -118,6 +124,8 @@ def _expand(
             continue
         if superko:
             h = K.hash_after(g, s, p, c)
+            if c == K.BLACK:  # White to move after the move
+                h ^= side_key
             i = np.searchsorted(history, h)
             if i < history.shape[0] and history[i] == h:
                 continue
@@ -166,6 +174,15 @@ def _expand(
     return nn - first
 
 
+@jit.njit(nogil=True, inline="always")
+def _position_key(s: Any, side_key: np.uint64) -> np.uint64:
+    """The key of the position of state ``s`` (see :meth:`Board.history_keys`)."""
+    h = s[9][0]
+    if s[8][K.M_TOMOVE] == K.WHITE:
+        h ^= side_key
+    return h
+
+
 @jit.njit(nogil=True)
 def _select(tree: Tree, node: int, params: np.ndarray) -> int:
     tmove, tparent, tfirst, tnchild, tvis, twin, tavis, tawin, tmeta = tree
@@ -199,10 +216,14 @@ def search_kernel(
     counter: int,
     params: np.ndarray,
     history: np.ndarray,
+    side_key: np.uint64,
 ) -> int:
     """Run ``nsims`` simulations from the tree's root, whose position is ``s0``.
 
     Simulation ``i`` draws from the random stream ``stream_seed(seed, counter + i)``.
+    ``history`` is the sorted :meth:`Board.history_keys` and ``side_key`` its
+    :meth:`Board.side_key`: superko compares position keys (stones and, under
+    situational superko, the side to move) with position keys.
     Returns the number of playout moves made (for speed reports).
     """
     tmove, tparent, tfirst, tnchild, tvis, twin, tavis, tawin, tmeta = tree
@@ -230,13 +251,14 @@ def search_kernel(
         start_color = meta[K.M_TOMOVE]
         depth = 0
         path[0] = node
-        path_h[0] = s[9][0]
+        path_h[0] = _position_key(s, side_key)
         nseq = 0
         # ---- descent
         while meta[K.M_PASSES] < 2 and depth < maxdepth - 2:
             if tnchild[node] == 0:
                 if tvis[node] - prior >= expand_at or node == tmeta[T_ROOT]:
-                    if _expand(g, s, tree, node, history, path_h, depth, params) == 0:
+                    if _expand(g, s, tree, node, history, path_h, depth, params,
+                               side_key) == 0:
                         break
                 else:
                     break
@@ -247,7 +269,7 @@ def search_kernel(
             nseq += 1
             depth += 1
             path[depth] = ch
-            path_h[depth] = s[9][0]
+            path_h[depth] = _position_key(s, side_key)
             node = ch
         # ---- playout
         amaf[:] = 0
@@ -409,6 +431,7 @@ class Engine(CoreEngine):
         self._tree: Tree | None = None
         self._tree_moves: list[tuple[int, int]] = []
         self._tree_key: tuple[int, float, str, tuple[int, ...], tuple[int, ...]] | None = None
+        self._tree_turn = 0  # the kernels' colour to move at the tree's root
         self._counter = 0
         super().__init__(level)
 
@@ -442,7 +465,14 @@ class Engine(CoreEngine):
         )
 
     def _root_for(self, board: Board) -> None:
-        """Reuse the subtree that matches ``board`` or start a new tree."""
+        """Reuse the subtree that matches ``board`` or start a new tree.
+
+        The tree's nodes alternate colours from its root's side to move, so a subtree is
+        reused only when the moves played since alternate that way too and ``board`` has
+        the side to move the subtree expects: GTP lets a colour play twice or ``genmove``
+        for the side not on move (:attr:`Board.turn` set without a move), and a subtree
+        of the other colour's moves would then replay points that are no longer empty.
+        """
         key = (
             board.size,
             board.komi,
@@ -459,8 +489,13 @@ class Engine(CoreEngine):
             and tree.meta[T_NNODES] < 0.6 * self.capacity
         ):
             node = int(tree.meta[T_ROOT])
+            turn = self._tree_turn
             ok = True
-            for _c, p in moves[len(self._tree_moves) :]:
+            for c, p in moves[len(self._tree_moves) :]:
+                if c != turn:
+                    ok = False
+                    break
+                turn = 3 - turn
                 first, n = int(tree.first[node]), int(tree.nchildren[node])
                 found = -1
                 for ch in range(first, first + n):
@@ -470,15 +505,17 @@ class Engine(CoreEngine):
                     ok = False
                     break
                 node = found
-            if ok:
+            if ok and turn == int(board._s[8][K.M_TOMOVE]):
                 tree.meta[T_ROOT] = node
                 tree.parent[node] = -1
                 self._tree_moves = list(moves)
+                self._tree_turn = turn
                 self.reused = float(tree.visits[node])
                 return
         self._tree = new_tree(self.capacity)
         self._tree_moves = list(moves)
         self._tree_key = key
+        self._tree_turn = int(board._s[8][K.M_TOMOVE])
         self.reused = 0.0
 
     def search(
@@ -498,6 +535,7 @@ class Engine(CoreEngine):
         ``on_info`` receives an :class:`Info` about once a second and at the end. The
         move is ``None`` only after a resignation.
         """
+        begun = time.perf_counter()  # the clock runs from here: the pass check counts
         limit = limit or Limit()
         self.stop_signal.clear()
         if board.resigned is not None:
@@ -511,7 +549,7 @@ class Engine(CoreEngine):
             if sign * board.score() > 0 and sign * final_score(board, 200, self.seed) > 0:
                 return SearchResult(Move.PASS, Score(1.0, Unit.WINRATE, exact=True),
                                     [Move.PASS])
-        result = self._run(board, limit, on_info, cleanup)
+        result = self._run(board, limit, on_info, cleanup, begun)
         if result.move is None:
             result.move = Move.PASS
         elif (allow_resign and not result.move.is_pass and result.score is not None
@@ -523,9 +561,15 @@ class Engine(CoreEngine):
         return result
 
     def _run(self, board: Board, limit: Limit, on_info: InfoCallback | None,
-             cleanup: bool) -> SearchResult:
+             cleanup: bool, begun: float) -> SearchResult:
         """The simulations within ``limit``; the most visited root move (None if the root
-        has no child) with its win rate and principal variation."""
+        has no child) with its win rate and principal variation.
+
+        Time is counted from ``begun`` (when :meth:`search` was called: setting up the
+        tree and the pass check use the clock too), and a batch of simulations is never
+        larger than the time left lets it be at the speed measured so far, so a clock is
+        not overrun by the last batch.
+        """
         seconds = self.time_manager.budget(limit, [1.0] * moves_left(board)).optimum
         playouts = limit.nodes
         if playouts is None and math.isinf(seconds) and not limit.infinite:
@@ -535,6 +579,7 @@ class Engine(CoreEngine):
         assert tree is not None
         params = self._params(board, cleanup)
         history = board.history_keys()
+        side_key = np.uint64(board.side_key())
         g, s = board._g, board._s
         start = time.perf_counter()
         reported = start
@@ -545,11 +590,16 @@ class Engine(CoreEngine):
             n = batch if playouts is None else min(batch, playouts - done)
             if n <= 0:
                 break
-            search_kernel(g, s, tree, n, np.uint64(self.seed), self._counter, params, history)
+            if done and math.isfinite(seconds):
+                rate = done / max(time.perf_counter() - start, 1e-6)
+                left = seconds - (time.perf_counter() - begun)
+                n = min(n, max(8, int(rate * left)))
+            search_kernel(g, s, tree, n, np.uint64(self.seed), self._counter, params, history,
+                          side_key)
             self._counter += n
             done += n
             now = time.perf_counter()
-            if now - start >= seconds:
+            if now - begun >= seconds:
                 break
             if on_info is not None and now - reported >= 1.0:
                 reported = now

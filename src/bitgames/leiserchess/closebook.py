@@ -37,6 +37,7 @@ import numpy as np
 from bitgames.core import retro
 from bitgames.core.bits import ctz, popcount
 from bitgames.core.engine import StopSignal
+from bitgames.core.files import FileError, atomic_write, file_lock, load_npz
 from bitgames.core.jit import njit, register_warmup
 from bitgames.leiserchess.kernels import (
     BLACK_KING_ZAPPED,
@@ -414,25 +415,42 @@ class Closebook:
         return None if code < 0 or code == CODE_INVALID else RESULT_NAMES[code]
 
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(Path(path), version=np.array([VERSION]), kings=self.kings,
-                            pawn=self.pawn)
+        """Write the tables to ``path`` atomically and under the file's lock: a ``kill -9``
+        or a full disk during the write leaves the old file (or none) in place, never
+        a truncated one (:mod:`bitgames.core.files`)."""
+        with file_lock(path, what=_WHAT), atomic_write(path, _WHAT) as f:
+            np.savez_compressed(f, version=np.array([VERSION]), kings=self.kings,
+                                pawn=self.pawn)
 
     @classmethod
     def load(cls, path: str | Path) -> Closebook:
-        from bitgames.core.errors import BitgamesError
-
+        """Read the tables written by :meth:`save`; a
+        :class:`~bitgames.core.files.FileError` naming the file and what is wrong
+        (missing, empty, truncated, another kind of file, pickled data, another version,
+        a table of the wrong size: the probe indexes them without checks).
+        """
         p = Path(path)
         if not p.exists():
-            raise BitgamesError(
-                f"no closebook at {p}; build it with 'bitgames leiserchess closebook build'"
-            )
-        with np.load(p) as data:
-            if "version" not in data or int(data["version"][0]) != VERSION:
-                raise BitgamesError(
-                    f"{p} is not a version-{VERSION} Leiserchess closebook; rebuild it"
-                )
-            return cls(data["kings"].copy(), data["pawn"].copy())
+            raise FileError(
+                f"{p}: {_WHAT}: no such file (no closebook built yet: build it with "
+                "'bitgames leiserchess closebook build')")
+        data = load_npz(p, _WHAT, {"version": ("iu", 1), "kings": ("u", 1),
+                                   "pawn": ("u", 1)})
+        if data["version"].tolist() != [VERSION]:
+            raise FileError(f"{p}: {_WHAT}: version {data['version'].tolist()}, expected "
+                            f"[{VERSION}]; rebuild it")
+        kings, pawn = data["kings"], data["pawn"]
+        for name, table, states, may_be_empty in (("kings", kings, N_KINGS, False),
+                                                  ("pawn", pawn, N_PAWN, True)):
+            size = (states + 3) // 4
+            if table.dtype != np.uint8 or not (table.shape[0] == size
+                                               or (may_be_empty and table.shape[0] == 0)):
+                raise FileError(f"{p}: {_WHAT}: the {name} table holds {table.shape[0]} "
+                                f"{table.dtype} values, expected {size} uint8")
+        return cls(kings, pawn)
 
+
+_WHAT = "Leiserchess closebook"
 
 
 def default_path() -> Path:
@@ -565,7 +583,6 @@ def build_cli(args: argparse.Namespace) -> int:
         del pv
     # finished work is saved when stopped later, unless a table is there already
     if "kings" in record and not (stopped and out.exists()):
-        out.parent.mkdir(parents=True, exist_ok=True)
         Closebook(pack(kv), pawn).save(out)
         record["path"] = str(out)
     record["seconds"] = round(time.perf_counter() - start, 1)

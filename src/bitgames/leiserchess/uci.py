@@ -11,8 +11,11 @@ Only protocol lines go to stdout, each flushed; logs go to stderr. A bad line ne
 the engine: it gets an ``info string`` saying what is wrong and the state is unchanged;
 an illegal move in ``position`` is reported as ``info string Move <m> is illegal`` and the
 position falls back to the base position, as the reference engine does. Unknown commands
-are ignored (logged on stderr). A clock (``time``/``inc``) is turned into a time budget by
-the engine's time manager (:class:`bitgames.core.engine.TimeManager`).
+are ignored (logged on stderr). Every ``go`` is answered ``bestmove``: a ``go`` option
+with a bad value (not ASCII digits, a count out of range) is reported in an
+``info string`` and left out, and times are cut to ``0..``
+:data:`~bitgames.core.protocol.MAX_SECONDS`. A clock (``time``/``inc``) is turned into a
+time budget by the engine's time manager (:class:`bitgames.core.engine.TimeManager`).
 
 :class:`UciClient` is the other direction: it drives an outside engine speaking this
 dialect (the course's reference player, or ``bitgames leiserchess uci``) as a
@@ -33,54 +36,69 @@ from typing import Any, TextIO
 
 from bitgames.core.engine import End, Info, Limit, Score, SearchResult
 from bitgames.core.errors import BitgamesError, EngineError
-from bitgames.core.protocol import Client, Command, Session, Transport
+from bitgames.core.protocol import (
+    MAX_NODES,
+    Client,
+    Command,
+    Session,
+    Transport,
+    parse_int,
+    parse_seconds,
+)
 from bitgames.leiserchess.board import Board, Move
 from bitgames.leiserchess.notation import START_FEN
 
 ENDGAME_FEN = "ss7/8/8/8/8/8/8/7NN W"
 
-#: ``go`` options that take an integer, and the ones among them given in milliseconds
-_GO_INTS = ("depth", "nodes", "movetime", "time", "inc", "wtime", "btime", "winc", "binc",
-            "movestogo")
+#: ``go`` options that take a count, with the least and the largest value each accepts
+_GO_COUNTS = {"depth": (1, 99), "nodes": (1, MAX_NODES), "movestogo": (1, 10_000)}
+#: ``go`` options that take milliseconds
+_GO_TIMES = ("movetime", "time", "inc", "wtime", "btime", "winc", "binc")
 
 
-def _go_limit(args: list[str], board: Board) -> Limit:
+def _go_limit(args: list[str], board: Board) -> tuple[Limit, list[str]]:
     """The :class:`Limit` of a ``go`` command's arguments (times in milliseconds; ``time``
     and ``inc`` are the side to move's clock, as are ``wtime``/``winc`` for Tangerine and
-    ``btime``/``binc`` for Lavender).
+    ``btime``/``binc`` for Lavender), and what was wrong with the options left out.
 
     >>> _go_limit("time 60000 inc 500 depth 9".split(), Board())
-    Limit(depth=9, nodes=None, time=None, remaining=60.0, increment=0.5, moves_to_go=None, \
-infinite=False)
+    (Limit(depth=9, nodes=None, time=None, remaining=60.0, increment=0.5, \
+moves_to_go=None, infinite=False), [])
+    >>> _go_limit("depth 0 movetime 1e999".split(), Board())[1]
+    ['go depth must be at least 1, got 0', "go movetime must be a finite number, got '1e999'"]
     """
-    opts: dict[str, int] = {}
+    counts: dict[str, int] = {}
+    times: dict[str, float] = {}
+    problems: list[str] = []
     infinite = False
     i = 0
     while i < len(args):
         key = args[i].lower()
         if key == "infinite":
             infinite = True
-        elif key in _GO_INTS and i + 1 < len(args):
+        elif (key in _GO_COUNTS or key in _GO_TIMES) and i + 1 < len(args):
             try:
-                opts[key] = int(args[i + 1])
-            except ValueError:
-                raise BitgamesError(
-                    f"go: {key} needs an integer, got {args[i + 1]!r}") from None
+                if key in _GO_COUNTS:
+                    lo, hi = _GO_COUNTS[key]
+                    counts[key] = parse_int(args[i + 1], f"go {key}", lo=lo, hi=hi)
+                else:
+                    times[key] = parse_seconds(args[i + 1], f"go {key}", 0.001)
+            except BitgamesError as exc:
+                problems.append(str(exc))
             i += 1
         i += 1
     side_time, side_inc = ("wtime", "winc") if board.turn else ("btime", "binc")
-    remaining = opts.get("time", opts.get(side_time))
-    increment = opts.get("inc", opts.get(side_inc, 0))
-    movetime = opts.get("movetime")
-    return Limit(
-        depth=opts.get("depth"),
-        nodes=opts.get("nodes"),
-        time=None if movetime is None else movetime / 1000,
-        remaining=None if remaining is None else max(remaining, 0) / 1000,
-        increment=max(increment, 0) / 1000,
-        moves_to_go=opts.get("movestogo"),
+    remaining = times.get("time", times.get(side_time))
+    limit = Limit(
+        depth=counts.get("depth"),
+        nodes=counts.get("nodes"),
+        time=times.get("movetime"),
+        remaining=remaining,
+        increment=times.get("inc", times.get(side_inc, 0.0)),
+        moves_to_go=counts.get("movestogo"),
         infinite=infinite,
     )
+    return limit, problems
 
 
 def info_line(info: Info) -> str:
@@ -188,13 +206,7 @@ class UciSession(Session):
         if name not in OPTIONS:
             raise BitgamesError(f"unknown option {name}")
         slot, _default, lo, hi = OPTIONS[name]
-        try:
-            value = int(raw)
-        except ValueError:
-            raise BitgamesError(f"option {name} needs an integer, got {raw!r}") from None
-        if not lo <= value <= hi:
-            raise BitgamesError(f"option {name} must be in {lo}..{hi}, got {value}")
-        self.engine.params[slot] = value
+        self.engine.params[slot] = parse_int(raw, f"option {name}", lo=lo, hi=hi)
 
     def cmd_position(self, args: list[str]) -> None:
         if not args:
@@ -223,7 +235,9 @@ class UciSession(Session):
         self.board = board
 
     def cmd_go(self, args: list[str]) -> None:
-        limit = _go_limit(args, self.board)
+        limit, problems = _go_limit(args, self.board)
+        for problem in problems:
+            self.send(f"info string {problem} (left out)")
         self.stop_thinking()
         if not self.board.legal_moves:
             self.send("info string no legal moves: game over " + self.board.result())
@@ -256,12 +270,7 @@ class UciSession(Session):
     def cmd_perft(self, args: list[str]) -> str:
         from bitgames.leiserchess.perft import perft_board
 
-        try:
-            depth = int(args[0]) if args else 4
-        except ValueError:
-            raise BitgamesError(f"perft depth must be a number, got {args[0]!r}") from None
-        if not 1 <= depth <= 6:
-            raise BitgamesError("perft depth must be 1..6")
+        depth = parse_int(args[0], "perft depth", lo=1, hi=6) if args else 4
         return f"info string perft {depth} {perft_board(self.board, depth)['total']}"
 
 

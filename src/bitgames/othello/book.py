@@ -35,9 +35,8 @@ a resumed or extended build searches no position twice (files without them still
 
 from __future__ import annotations
 
-import os
 import random
-import tempfile
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from bitgames.core.errors import BitgamesError
+from bitgames.core.files import FileError, atomic_write, file_lock, load_npz
 from bitgames.othello.board import BLACK, Board, parse_square, square_name
 
 MASK = (1 << 64) - 1
@@ -346,7 +345,7 @@ class Book:
               width: int, max_positions: int | None = None,
               on_position: Callable[[int, int], None] | None = None,
               save_to: str | Path | None = None, save_every: int = 100,
-              stop: Callable[[], bool] | None = None,
+              stop: Callable[[], bool] | None = None, save_seconds: float = 10.0,
               on_frontier: Callable[[int, int, int], None] | None = None) -> int:
         """Expand the book from the start position; return the number of positions added.
 
@@ -354,12 +353,15 @@ class Book:
         is followed, down to ``plies`` plies. A position searched before at ``depth``
         (its scores are kept, see :meth:`searched`) is not searched again, so an
         interrupted build resumes where it stopped; with ``save_to`` the book is saved
-        every ``save_every`` new positions and at the end. ``stop()`` is asked before each
+        every ``save_every`` new positions or ``save_seconds`` seconds, whichever comes
+        first, and at the end, so a ``kill -9`` loses at most that much work (the save is
+        atomic: the file is always a whole book). ``stop()`` is asked before each
         new position: once it is true the build ends there (Ctrl-C), saving every
         position finished so far. ``on_frontier(ply, done, of)`` follows the work: it is
         called before each of the ``of`` positions of a ply, ``done`` of them finished.
         """
         added = 0
+        saved_at = time.monotonic()
         frontier = [Board()]
         seen: set[tuple[int, int]] = set()
         stopped = False
@@ -382,9 +384,11 @@ class Book:
                     added += 1
                     if on_position is not None:
                         on_position(added, ply)
-                    if save_to is not None and added % save_every == 0:
+                    if save_to is not None and (added % save_every == 0 or
+                                                time.monotonic() - saved_at >= save_seconds):
                         self.negamax()  # a checkpoint is a consistent book
                         self.save(save_to)
+                        saved_at = time.monotonic()
                 if ply == plies:
                     continue
                 scores = self.searched(b, search, depth)  # kept by evaluate: no new search
@@ -401,54 +405,50 @@ class Book:
     # -- files ------------------------------------------------------------------------------
 
     def save(self, path: str | Path) -> None:
-        """Write the book to ``path`` (``.npz``), atomically: a crash never leaves half a file."""
+        """Write the book to ``path`` (``.npz``) atomically and under the file's lock: a
+        crash, ``kill -9`` or a full disk leaves the old book whole, and two processes
+        never write it at once (:mod:`bitgames.core.files`)."""
         keys = list(self.table)
         rows = np.array([self.table[k] for k in keys], dtype=np.int64).reshape(-1, 5)
         scored = list(self.scores)
         moves = [m for k in scored for m in self.scores[k][1]]
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz")
-        os.close(fd)
-        try:
-            np.savez_compressed(
-                tmp,
-                format=np.array([FORMAT]),
-                p=np.array([k[0] for k in keys], dtype=np.uint64),
-                o=np.array([k[1] for k in keys], dtype=np.uint64),
-                value=rows[:, 0].astype(np.int32),
-                leaf=rows[:, 1].astype(np.int8),
-                leaf_value=rows[:, 2].astype(np.int32),
-                depth=rows[:, 3].astype(np.int8),
-                games=rows[:, 4].astype(np.int32),
-                scored_p=np.array([k[0] for k in scored], dtype=np.uint64),
-                scored_o=np.array([k[1] for k in scored], dtype=np.uint64),
-                scored_depth=np.array([self.scores[k][0] for k in scored], dtype=np.int8),
-                scored_count=np.array([len(self.scores[k][1]) for k in scored], dtype=np.int8),
-                scored_square=np.array([m[0] for m in moves], dtype=np.int8),
-                scored_value=np.array([m[1] for m in moves], dtype=np.int32),
-            )
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        arrays = {
+            "format": np.array([FORMAT]),
+            "p": np.array([k[0] for k in keys], dtype=np.uint64),
+            "o": np.array([k[1] for k in keys], dtype=np.uint64),
+            "value": rows[:, 0].astype(np.int32),
+            "leaf": rows[:, 1].astype(np.int8),
+            "leaf_value": rows[:, 2].astype(np.int32),
+            "depth": rows[:, 3].astype(np.int8),
+            "games": rows[:, 4].astype(np.int32),
+            "scored_p": np.array([k[0] for k in scored], dtype=np.uint64),
+            "scored_o": np.array([k[1] for k in scored], dtype=np.uint64),
+            "scored_depth": np.array([self.scores[k][0] for k in scored], dtype=np.int8),
+            "scored_count": np.array([len(self.scores[k][1]) for k in scored], dtype=np.int8),
+            "scored_square": np.array([m[0] for m in moves], dtype=np.int8),
+            "scored_value": np.array([m[1] for m in moves], dtype=np.int32),
+        }
+        with file_lock(path, what=_WHAT), atomic_write(path, _WHAT) as f:
+            np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
 
     @classmethod
     def load(cls, path: str | Path) -> Book:
-        """Read a book written by :meth:`save`."""
-        try:
-            with np.load(path) as f:
-                if int(f["format"][0]) != FORMAT:
-                    raise BitgamesError(f"{path}: book format {int(f['format'][0])}, "
-                                        f"expected {FORMAT}")
-                cols = [f[n] for n in ("p", "o", "value", "leaf", "leaf_value", "depth",
-                                       "games")]
-                scored = ([f[n].tolist() for n in ("scored_p", "scored_o", "scored_depth",
-                                                   "scored_count", "scored_square",
-                                                   "scored_value")]
-                          if "scored_p" in f.files else [[]] * 6)
-        except (OSError, KeyError, ValueError) as exc:
-            raise BitgamesError(f"cannot read opening book {path}: {exc}") from None
+        """Read a book written by :meth:`save`; a :class:`~bitgames.core.files.FileError`
+        naming the file and what is wrong when it is no such book (empty, truncated,
+        another kind of file, pickled data, arrays missing or of the wrong kind or
+        length)."""
+        data = load_npz(path, _WHAT, {n: (kind, 1) for n, kind in _COLUMNS.items()},
+                        optional={n: (kind, 1) for n, kind in _SCORED.items()})
+        if data["format"].tolist() != [FORMAT]:
+            raise FileError(f"{path}: {_WHAT}: format {data['format'].tolist()}, "
+                            f"expected [{FORMAT}]")
+        cols = [data[n] for n in _COLUMNS if n != "format"]
+        scored = [data[n].tolist() if n in data else [] for n in _SCORED]
+        lengths = {len(c) for c in cols}
+        if len(lengths) > 1 or len({len(c) for c in scored[:4]}) > 1 or (
+                sum(scored[3]) != len(scored[4]) or len(scored[4]) != len(scored[5])):
+            raise FileError(f"{path}: {_WHAT}: its arrays disagree in length (a damaged "
+                            "file)")
         book = cls()
         for p, o, v, leaf, lv, d, g in zip(*(c.tolist() for c in cols), strict=True):
             book.table[(p, o)] = [v, leaf, lv, d, g]
@@ -459,6 +459,15 @@ class Book:
                                                strict=True)))
             at += n
         return book
+
+
+_WHAT = "Othello opening book"
+#: the arrays of a book file and their dtype kinds
+_COLUMNS = {"format": "iu", "p": "u", "o": "u", "value": "i", "leaf": "i",
+            "leaf_value": "i", "depth": "i", "games": "i"}
+#: the searched scores (optional: older books have none)
+_SCORED = {"scored_p": "u", "scored_o": "u", "scored_depth": "i", "scored_count": "i",
+           "scored_square": "i", "scored_value": "i"}
 
 
 def shipped_book_path() -> Path:

@@ -25,7 +25,6 @@ stage (:func:`classic_weights`); it is the simple engine level and the match bas
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -33,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from bitgames.core.bits import popcount
-from bitgames.core.errors import BitgamesError
+from bitgames.core.files import FileError, atomic_write, load_npz
 from bitgames.core.jit import njit, register_warmup
 from bitgames.othello import patterns as P
 from bitgames.othello.eval_gen import pattern_sum
@@ -297,6 +296,8 @@ class Weights:
         return cls(np.zeros((N_STAGES, P.N_WEIGHTS), dtype=np.int32), {})
 
     def save(self, path: str | Path) -> None:
+        """Write the weights to ``path`` (``.npz``) atomically: a crash or a full disk
+        leaves the old file whole (:func:`bitgames.core.files.atomic_write`)."""
         arrays: dict[str, np.ndarray] = {"magic": np.array(WEIGHTS_MAGIC),
                                          "n_weights": np.array(P.N_WEIGHTS)}
         for s in range(N_STAGES):
@@ -305,21 +306,41 @@ class Weights:
             arrays[f"val{s}"] = np.clip(self.table[s, idx], -32768, 32767).astype(np.int16)
         for k, v in self.meta.items():
             arrays[f"meta_{k}"] = np.array(str(v))
-        np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
+        with atomic_write(path, "Othello weights") as f:
+            np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
 
     @classmethod
     def load(cls, source: str | Path | bytes) -> Weights:
-        """Read a weights file (path or bytes); :class:`BitgamesError` if it is not one."""
-        try:
-            data = np.load(io.BytesIO(source) if isinstance(source, bytes) else source)
-            if str(data["magic"]) != WEIGHTS_MAGIC or int(data["n_weights"]) != P.N_WEIGHTS:
-                raise BitgamesError(f"{source!r}: not a weights file of this pattern set")
-            table = np.zeros((N_STAGES, P.N_WEIGHTS), dtype=np.int32)
-            for s in range(N_STAGES):
-                table[s, data[f"idx{s}"]] = data[f"val{s}"]
-            meta = {k[5:]: str(data[k]) for k in data.files if k.startswith("meta_")}
-        except (OSError, KeyError, ValueError) as exc:
-            raise BitgamesError(f"cannot read weights {source!r}: {exc}") from exc
+        """Read a weights file (path or bytes); a
+        :class:`~bitgames.core.files.FileError` naming the file and what is wrong if it
+        is not one (empty, truncated, another kind of file, pickled data, arrays missing,
+        of the wrong kind or out of range).
+
+        >>> Weights.load(b"PK")
+        Traceback (most recent call last):
+        ...
+        bitgames.core.files.FileError: <bytes>: Othello weights: not an .npz archive (no \
+zip directory: a truncated or different file)
+        """
+        what = "Othello weights"
+        spec: dict[str, tuple[str, int | None]] = {"magic": ("U", 0), "n_weights": ("iu", 0)}
+        for s in range(N_STAGES):
+            spec[f"idx{s}"] = ("iu", 1)
+            spec[f"val{s}"] = ("iu", 1)
+        data = load_npz(source, what, spec, prefix="meta_")
+        name = "<bytes>" if isinstance(source, bytes) else str(source)
+        if str(data["magic"]) != WEIGHTS_MAGIC or int(data["n_weights"]) != P.N_WEIGHTS:
+            raise FileError(f"{name}: {what}: not a weights file of this pattern set "
+                            f"({data['magic']}, {int(data['n_weights'])} weights)")
+        table = np.zeros((N_STAGES, P.N_WEIGHTS), dtype=np.int32)
+        for s in range(N_STAGES):
+            idx, val = data[f"idx{s}"], data[f"val{s}"]
+            if idx.shape != val.shape or (idx.size and not (
+                    0 <= idx.min() and idx.max() < P.N_WEIGHTS)):
+                raise FileError(f"{name}: {what}: stage {s}: indices out of range or not "
+                                "one per value")
+            table[s, idx] = val
+        meta = {k[5:]: str(v) for k, v in data.items() if k.startswith("meta_")}
         return cls(table, meta)
 
 

@@ -21,7 +21,11 @@ adds the current game to the book (searched at :data:`LEARN_DEPTH` at most) and 
 
 ``go``, ``hint`` and ``analyze`` think in the session's worker thread, so ``ping`` is
 answered while thinking: the search is stopped (it keeps its best move so far), its reply
-is sent, then ``pong``.
+is sent, then ``pong``. Every ``ping`` gets its ``pong`` with the argument as it came
+(``pong 0`` without one). A command that changes the game, or asks for another search,
+stops the one in progress the same way. Numbers are read in ASCII digits only; the
+clock of a game (``TI`` and the move times of ``set game``) is cut to
+``0..``:data:`~bitgames.core.protocol.MAX_SECONDS`.
 
 >>> from bitgames.core.protocol import SessionHarness
 >>> from bitgames.othello.search import Engine
@@ -38,7 +42,15 @@ from typing import Any, TextIO
 
 from bitgames.core.engine import End, Info, Limit, Score, SearchResult, Unit
 from bitgames.core.errors import BitgamesError, EngineError
-from bitgames.core.protocol import Client, Command, Session, Transport
+from bitgames.core.protocol import (
+    MAX_SECONDS,
+    Client,
+    Command,
+    Session,
+    Transport,
+    parse_float,
+    parse_int,
+)
 from bitgames.othello.board import BLACK, Board, Move
 from bitgames.othello.ggf import GgfGame, game_to_ggf, parse_ggf, parse_move
 
@@ -47,24 +59,31 @@ LEARN_DEPTH = 10  #: deepest search used when learning a game into the book
 
 
 def _clock_from_ggf(game: GgfGame, color: bool) -> float | None:
-    """Seconds left for ``color``: TI[mm:ss] minus its recorded move times."""
+    """Seconds left for ``color``: TI[mm:ss] minus its recorded move times, within
+    ``0..MAX_SECONDS`` (None without a readable ``TI``; a move time that is no finite
+    non-negative number counts as 0).
+
+    >>> game = parse_ggf("(;GM[Othello]TI[5:00]B[f5/0/20.5]W[d6//1e999];)")
+    >>> _clock_from_ggf(game, BLACK), _clock_from_ggf(game, not BLACK)
+    (279.5, 300.0)
+    """
     ti = game.properties.get("TI", "").split("/")[0].strip()
     if not ti:
         return None
     try:
-        parts = [float(x) for x in ti.split(":")]
-    except ValueError:
+        parts = [parse_float(x.strip(), "TI", lo=0.0) for x in ti.split(":")]
+    except BitgamesError:
         return None
     total = 0.0
     for x in parts:
-        total = total * 60 + x
+        total = min(total * 60 + x, MAX_SECONDS)
     used = 0.0
     board = game.start.copy(stack=False)
     for mv in game.moves:
-        if board.turn == color and mv.time is not None:
+        if board.turn == color and mv.time is not None and 0 <= mv.time <= MAX_SECONDS:
             used += mv.time
         board.push(mv.square)
-    return max(total - used, 0.0)
+    return min(max(total - used, 0.0), MAX_SECONDS)
 
 
 def eval_text(score: Score | None) -> str:
@@ -136,12 +155,11 @@ class NBoardSession(Session):
     # -- commands ------------------------------------------------------------------------------
 
     def cmd_ping(self, args: list[str]) -> str:
-        n = int(args[0]) if args else 0
         self.stop_thinking()
-        return f"pong {n}"
+        return f"pong {args[0] if args else 0}"
 
     def cmd_nboard(self, args: list[str]) -> None:
-        self.version = int(args[0]) if args else 1
+        self.version = parse_int(args[0], "protocol version") if args else 1
         if self.version != 2:
             self.log(f"protocol version {self.version}; speaking version 2")
 
@@ -149,9 +167,9 @@ class NBoardSession(Session):
         what, rest = args
         words = rest.split()
         if what == "depth":
-            depth = int(words[0])
-            if depth < 1:
-                raise BitgamesError(f"depth must be positive, got {depth}")
+            if not words:
+                raise BitgamesError("set depth needs a number")
+            depth = parse_int(words[0], "depth", lo=1)
             self.stop_thinking()
             self.depth = min(depth, 60)
             self.engine.level = max(1, min(depth, self.engine.MAX_LEVEL))
@@ -162,12 +180,16 @@ class NBoardSession(Session):
             self.game = game
             self.board = game.board.copy()
         elif what == "contempt":
-            self.contempt = int(words[0])
+            if not words:
+                raise BitgamesError("set contempt needs a number")
+            self.contempt = parse_int(words[0], "contempt", lo=-6400, hi=6400)
         else:
             self.log(f"unknown setting ignored: {what!r}")
         return None
 
     def cmd_move(self, args: list[str]) -> None:
+        if not args:
+            raise BitgamesError("move needs a move")
         mv = parse_move(args[0])
         self.stop_thinking()
         board = self.board.copy()
@@ -180,11 +202,13 @@ class NBoardSession(Session):
             self.game.board = board.copy()
 
     def cmd_go(self, args: list[str]) -> None:
+        self.stop_thinking()
         self.think(self._go)
 
     def cmd_hint(self, args: list[str]) -> None:
-        n = int(args[0]) if args else 1
-        self.think(lambda: self._hint(max(1, n)))
+        n = min(max(parse_int(args[0], "hint") if args else 1, 1), 64)
+        self.stop_thinking()
+        self.think(lambda: self._hint(n))
 
     def cmd_learn(self, args: list[str]) -> None:
         self.wait()  # let a running search or analysis finish first
@@ -192,6 +216,7 @@ class NBoardSession(Session):
         self.think(self._learn)
 
     def cmd_analyze(self, args: list[str]) -> None:
+        self.stop_thinking()
         self.think(self._analyze)
 
     # -- thinking ------------------------------------------------------------------------------

@@ -44,12 +44,18 @@ from typing import Any
 import numpy as np
 
 from bitgames.core.errors import BitgamesError
+from bitgames.core.files import load_npz
 from bitgames.core.progress import bar, note
 
 NO_LABEL = -32768
 #: Games with id % 10 == 0 are held out (never fitted); those with id % 10 == VALIDATION
 #: choose the damping of each stage (then they are fitted like the others).
 VALIDATION = 5
+
+#: the arrays of a game chunk and of its exact labels (checked when read back: a chunk
+#: damaged by a kill or a full disk is named, not loaded)
+_CHUNK = {"p": ("u", 1), "o": ("u", 1), "label": ("i", 1), "game": ("iu", 1)}
+_EXACT = {"label": ("i", 1), "max_empties": ("iu", 0)}
 
 
 @dataclass
@@ -170,9 +176,10 @@ def solve_chunk(path: str, exact_path: str, max_empties: int) -> np.ndarray:
     """Labels of a game chunk, with every unlabelled position of at most ``max_empties``
     empties solved exactly (the others keep their label or :data:`NO_LABEL`). Labels
     already solved in ``exact_path`` (if it exists) are kept."""
-    d = np.load(path)
+    d = load_npz(path, "game chunk", _CHUNK)
     done = Path(exact_path)
-    labels = (np.load(done)["label"] if done.exists() else d["label"]).astype(np.int32)
+    labels = (load_npz(done, "exact labels", _EXACT)["label"] if done.exists()
+              else d["label"]).astype(np.int32)
     todo = np.flatnonzero((labels == NO_LABEL) & (empties_of(d["p"], d["o"]) <= max_empties))
     labels[todo] = solve_positions(d["p"][todo], d["o"][todo])
     return labels
@@ -288,7 +295,7 @@ class Trainer:
 
     def _exact_upto(self, chunk: Path) -> int:
         path = self.out / "exact" / chunk.name
-        return int(np.load(path)["max_empties"]) if path.exists() else -1
+        return int(load_npz(path, "exact labels", _EXACT)["max_empties"]) if path.exists() else -1
 
     def load(self) -> dict[str, np.ndarray]:
         """Every recorded position: ``p``, ``o``, ``label`` (exact or :data:`NO_LABEL`),
@@ -299,13 +306,13 @@ class Trainer:
         keys = ("p", "o", "label", "game")
         parts: dict[str, list[np.ndarray]] = {k: [] for k in (*keys, "empties")}
         for c in chunks:
-            d = np.load(c)
+            d = load_npz(c, "game chunk", _CHUNK)
             for k in keys:
                 parts[k].append(d[k])
             empties = empties_of(d["p"], d["o"])
             parts["empties"].append(empties)
             if self._exact_upto(c) >= 0:
-                exact = np.load(self.out / "exact" / c.name)["label"]
+                exact = load_npz(self.out / "exact" / c.name, "exact labels", _EXACT)["label"]
                 use = (empties <= self.cfg.exact_empties) & (exact != NO_LABEL)
                 parts["label"][-1] = np.where(use, exact, d["label"])
         return {k: np.concatenate(v) for k, v in parts.items()}
