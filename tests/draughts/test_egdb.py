@@ -51,6 +51,7 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, egdb.Tables]:
     for variant in ("russian", "english"):
         egdb.build(folder, variant, 3, scheduler="serial")
         out[variant] = egdb.Tables(folder, variant)
+    out["folder"] = folder  # type: ignore[assignment]
     # the Kings-only slices of four pieces, for the endgame books' results below
     for name in ("0301", "0103"):
         egdb.solve_slice(folder, "russian", name, 4)
@@ -194,3 +195,30 @@ def test_build_and_probe_commands(tmp_path: Path, capsys: pytest.CaptureFixture[
     (tmp_path / "english-1010.npz").write_bytes(b"not a table")
     assert main(["draughts", "egdb", "probe", "W:WK1:BK32", "--dir", str(tmp_path)]) == 2
     assert "english-1010.npz: endgame table: not an .npz archive" in capsys.readouterr().err
+
+
+def test_hub_plays_by_the_tables(tables: dict[str, egdb.Tables]) -> None:
+    """Hub's ``set-param name=egdb``: the engine then reports the win the tables prove
+    (``200.00``, below a forced win's ``300.00 - plies``) where the search alone sees
+    none."""
+    import re
+
+    from bitgames.core.protocol import SessionHarness
+    from bitgames.draughts.hub import HubSession, Numbering
+
+    board = Board("W:WKa1,c3:Bd4,Kh8")  # c3:e5 leaves king and man against a king
+    pos = Numbering("standard", "russian").position(board)
+    hub = SessionHarness(HubSession)
+    hub.converse([("hub", [re.compile("id .*"), *[re.compile("param .*")] * 4, "wait"]),
+                  (f"pos pos={pos}", []), ("level depth=2", [])])
+    hub.send("go think")
+    plain = hub.expect(re.compile("done .*"), skip=lambda line: line.startswith("info"))
+    assert plain.startswith("done move=")
+    hub.converse([(f"set-param name=egdb value={tables['folder']}", []),
+                  ("set-param name=egdb value=/no/such/folder",
+                   ['error message="no folder \'/no/such/folder\'"'])])
+    hub.send("go think")
+    infos = []
+    while not (line := hub.next_line()).startswith("done"):
+        infos.append(line)
+    assert " score=200.00 " in infos[-1]

@@ -106,6 +106,8 @@ def add_commands(sub: Any) -> None:
     p = sub.add_parser("hub", help="speak the Hub protocol (v2) on stdin/stdout",
                        description="Run as a Hub engine for draughts GUIs (Hub, pydraughts, "
                        "lidraughts-bot).")
+    p.add_argument("--egdb", metavar="DIR",
+                   help="endgame tables to play by (also: set-param name=egdb value=DIR)")
     p.set_defaults(func=cmd_hub)
 
 
@@ -368,5 +370,5 @@ def cmd_match(args: argparse.Namespace) -> int:
 def cmd_hub(args: argparse.Namespace) -> int:
     from bitgames.draughts.hub import HubSession
 
-    HubSession().serve()
+    HubSession(egdb=args.egdb).serve()
     return 0

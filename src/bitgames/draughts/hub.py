@@ -27,6 +27,7 @@ id name=bitgames-draughts version=0.1.0 author="bitgames authors" country=none
 param name=variant value=russian type=enum values="russian english"
 param name=tt-bits value=20 type=int min=10 max=26
 param name=dialect value=standard type=enum values="standard pydraughts"
+param name=egdb value="" type=string
 wait
 ready
 pong
@@ -37,6 +38,7 @@ from __future__ import annotations
 import math
 import shlex
 from collections.abc import Callable
+from pathlib import Path
 from typing import TextIO
 
 from bitgames import __version__
@@ -53,7 +55,8 @@ from bitgames.core.protocol import (
 )
 from bitgames.draughts import geometry as g
 from bitgames.draughts.board import VARIANTS, Board, Move
-from bitgames.draughts.search import WIN, Engine
+from bitgames.draughts.egdb import Tables
+from bitgames.draughts.search import TB_WIN, WIN, Engine
 
 SQUARE_CHARS = {"w": (True, False), "b": (False, False), "W": (True, True),
                 "B": (False, True)}
@@ -184,15 +187,20 @@ def board_to_hub(board: Board) -> str:
 
 def hub_score(score: Score | None) -> str:
     """A score as Hub ``info`` lines give it: men, two decimals; a forced win in N plies is
-    ``300.00 - N/100`` (Scan's convention: a mate is far above any material score).
+    ``300.00 - N/100`` (Scan's convention: a mate is far above any material score), a win
+    the endgame tables prove (no distance) ``200.00``.
 
     >>> hub_score(Score(1.25, Unit.MEN)), hub_score(Score.win_in(7, Unit.MEN))
     ('1.25', '299.93')
+    >>> hub_score(-Score.win(Unit.MEN))
+    '-200.00'
     """
     if score is None:
         return "0.00"
     if score.plies is not None:
         return f"{math.copysign((WIN - score.plies) / 100, score.value):.2f}"
+    if math.isinf(score.value):
+        return f"{math.copysign(TB_WIN / 100, score.value):.2f}"
     return f"{score.value:.2f}"
 
 
@@ -236,11 +244,14 @@ class HubSession(Session):
 
     protocol = "hub"
 
-    def __init__(self, out: TextIO | None = None, log: TextIO | None = None) -> None:
+    def __init__(self, out: TextIO | None = None, log: TextIO | None = None,
+                 egdb: str | None = None) -> None:
         super().__init__(out, log)
         self.variant = "russian"
         self.dialect = "standard"
         self.tt_bits = 20
+        #: the folder of endgame tables (:mod:`bitgames.draughts.egdb`) the engine plays by
+        self.egdb = egdb
         self.board = Board(variant=self.variant)
         self.limit = Limit(depth=8)
         self._engine: Engine | None = None
@@ -284,8 +295,18 @@ class HubSession(Session):
     @property
     def engine(self) -> Engine:
         if self._engine is None or self._engine.variant != self.variant:
-            self._engine = Engine(self.variant, tt_bits=self.tt_bits)
+            self._engine = Engine(self.variant, tt_bits=self.tt_bits, egdb=self._tables())
         return self._engine
+
+    def _tables(self) -> Tables | None:
+        """The endgame tables of the variant in :attr:`egdb`, if it holds any."""
+        if not self.egdb:
+            return None
+        try:
+            return Tables(self.egdb, self.variant)
+        except BitgamesError as exc:  # none for this variant: play without
+            self.log(f"no endgame tables: {exc}")
+            return None
 
     def _search(self, engine: Engine, board: Board, limit: Limit) -> None:
         numbering = self.numbering
@@ -312,6 +333,7 @@ class HubSession(Session):
             f'param name=variant value={self.variant} type=enum values="russian english"',
             f"param name=tt-bits value={self.tt_bits} type=int min=10 max=26",
             f'param name=dialect value={self.dialect} type=enum values="standard pydraughts"',
+            f"param name=egdb value={quote(self.egdb or '')} type=string",
             "wait"])
 
     def cmd_set_param(self, args: list[str]) -> None:
@@ -327,6 +349,11 @@ class HubSession(Session):
             self.dialect = value
         elif name == "tt-bits":
             self.tt_bits = parse_int(value, "tt-bits", lo=10, hi=26)
+            self._engine = None
+        elif name == "egdb":  # a folder of endgame tables, or "" for none
+            if value and not Path(value).is_dir():
+                raise BitgamesError(f"no folder {value!r}")
+            self.egdb = value or None
             self._engine = None
 
     def cmd_init(self, args: list[str]) -> str:

@@ -7,8 +7,8 @@ ordering, a one-ply extension of forced moves, repetition detection (a position 
 on the line or earlier in the game, since its last irreversible move, scores 0), and a
 quiescence search that resolves pending captures (captures are compulsory, so a side that
 must capture has no "stand pat"), and endgame tables (:mod:`bitgames.draughts.egdb`) probed
-at every node with few enough pieces once the root has more: a position they call won
-scores ``TB_WIN`` less its ply, so the search heads for the conversions it can prove.
+at every node below a root they do not hold: a position they call won scores ``TB_WIN``
+less its ply, so the search heads for the conversions it can prove.
 :class:`Engine` drives it from Python: iterative deepening, limits by depth, nodes or time,
 and :data:`LEVELS` for people.
 
@@ -158,6 +158,15 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
     if stats[S_NODES] >= stats[S_LIMIT]:
         stats[S_ABORT] = 1
         return 0
+    # endgame tables: a proven value ends the line (at the leaves too)
+    if stats[S_EGDB] != 0 and ply > 0 and popcount(w | b) <= stats[S_EGDB]:
+        known = egdb_mod._probe(st.egdb, st.egdb_layout, w, b, k, side)
+        if known == egdb_mod.WIN:
+            return TB_WIN - ply
+        if known == egdb_mod.LOSS:
+            return -TB_WIN + ply
+        if known == egdb_mod.DRAW:
+            return 0
     if depth <= 0 or ply >= MAX_PLY - 2:
         return _quiesce(w, b, k, side, alpha, beta, ply, variant, st.buf, stats, st.weights)
     stats[S_NODES] += 1
@@ -177,14 +186,6 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
             if rep[j] == key:
                 return 0
     rep[base + ply] = key
-    if stats[S_EGDB] != 0 and ply > 0 and popcount(w | b) <= stats[S_EGDB]:
-        known = egdb_mod._probe(st.egdb, st.egdb_layout, w, b, k, side)
-        if known == egdb_mod.WIN:
-            return TB_WIN - ply
-        if known == egdb_mod.LOSS:
-            return -TB_WIN + ply
-        if known == egdb_mod.DRAW:
-            return 0
     k0, k1 = tt_key(w, b, k, side)
     row = tt.probe(table, k0, k1)
     tt_move = tt.NO_MOVE
@@ -383,10 +384,10 @@ class Engine(core_engine.Engine):
         stats = self._stats
         state = SearchState(self.buf, self.table, self.killers, self.history, stats,
                             self.weights, self._repetition_keys(board), *self._tables())
-        # probed below a root with more pieces than they hold (a root they hold would give
-        # every move that keeps the win the same score: the search plays on by evaluation)
+        # probed below a root they do not hold (a root they hold would give every move
+        # that keeps the win the same score: the search plays on by evaluation there)
         probe = 0
-        if self.egdb is not None and popcount(U(w | b)) > self.egdb.pieces:
+        if self.egdb is not None and self.egdb.probe_bits(w, b, k, side) == "unknown":
             probe = self.egdb.pieces
         self.killers[:] = 0
         self.history //= 4
