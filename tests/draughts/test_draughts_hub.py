@@ -154,7 +154,9 @@ def test_hub_command_quits_on_end_of_input() -> None:
         capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0
     out = proc.stdout.splitlines()
-    assert out[4:6] == ["wait", "ready"] and out[-1].startswith("done move=")
+    wait = out.index("wait")
+    assert all(line.startswith("param name=") for line in out[1:wait])
+    assert out[wait + 1] == "ready" and out[-1].startswith("done move=")
     assert "compiling" not in proc.stdout  # logs go to stderr only
 
 

@@ -263,7 +263,7 @@ def _solve(values: np.ndarray, layout: np.ndarray, wm: int, wk: int, bm: int, bk
                 at = offset + side * size + idx
                 if values[at] != UNKNOWN:
                     continue
-                n = K.gen_moves(w, b, k, side, variant, buf, 0, 1)
+                n = K.gen_moves(w, b, k, side, variant, buf, np.int64(0), np.int64(1))
                 value = LOSS  # no move, or every move wins for the opponent
                 for i in range(n):
                     w2, b2, k2, s2 = K.make_move(w, b, k, side, buf[0, i, 0])
