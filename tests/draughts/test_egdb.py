@@ -66,7 +66,7 @@ def test_the_index_covers_exactly_the_positions(tables: dict[str, egdb.Tables]) 
     table = tables["russian"]
     in_tables = 0
     for spec in table.slices:
-        offset, size = table.layout.table[spec.counts][:2]
+        offset, size = table.layout.where(spec)
         codes = (table.packed[np.arange(offset, offset + size) >> 2]
                  >> (2 * (np.arange(offset, offset + size) & 3)).astype(np.uint8)) & 3
         valid = int(np.count_nonzero(codes != 3))  # 3: INVALID
@@ -104,7 +104,7 @@ def test_every_value_agrees_with_its_successors(variant: str,
     rng = random.Random(7)
     checked = {"win": 0, "loss": 0, "draw": 0}
     for spec in table.slices:
-        offset, size = table.layout.table[spec.counts][:2]
+        offset, size = table.layout.where(spec)
         for idx in rng.sample(range(size), min(size, 150)):
             w, b, k, ok = egdb._decode(idx, *spec.counts, table.layout.table)
             if not ok:

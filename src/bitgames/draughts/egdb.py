@@ -190,17 +190,34 @@ def _unrank(r: int, n: int, group: int) -> np.uint64:
     return bits
 
 
+# A layout (:class:`Layout`) is one flat int64 array: ``[top]`` and then, for each
+# ``(wm, wk, bm, bk)`` below ``top`` in mixed radix, the six fields below (offset -1: a
+# slice left out). Flat, so that the search passes it around as one small array.
+L_OFFSET, L_SIZE, L_RADIX = 0, 1, 2  # then the radix of the four groups
+L_FIELDS = 6
+
+
+@njit(_nrt=False)
+def _entry(layout: np.ndarray, wm: int, wk: int, bm: int, bk: int) -> int:
+    """Where the fields of slice ``(wm, wk, bm, bk)`` start in ``layout`` (-1: beyond)."""
+    top = layout[0]
+    if max(max(wm, wk), max(bm, bk)) >= top:
+        return -1
+    return 1 + (((wm * top + wk) * top + bm) * top + bk) * L_FIELDS
+
+
 @njit(_nrt=False)
 def _decode(idx: int, wm: int, wk: int, bm: int, bk: int, layout: np.ndarray
             ) -> tuple[np.uint64, np.uint64, np.uint64, bool]:
     """White, Black and kings of an index of slice ``(wm, wk, bm, bk)``; False when the
     groups overlap (no position)."""
-    r3 = idx % layout[wm, wk, bm, bk, 5]
-    idx //= layout[wm, wk, bm, bk, 5]
-    r2 = idx % layout[wm, wk, bm, bk, 4]
-    idx //= layout[wm, wk, bm, bk, 4]
-    r1 = idx % layout[wm, wk, bm, bk, 3]
-    r0 = idx // layout[wm, wk, bm, bk, 3]
+    radix = _entry(layout, wm, wk, bm, bk) + L_RADIX
+    r3 = idx % layout[radix + 3]
+    idx //= layout[radix + 3]
+    r2 = idx % layout[radix + 2]
+    idx //= layout[radix + 2]
+    r1 = idx % layout[radix + 1]
+    r0 = idx // layout[radix + 1]
     a = _unrank(r0, wm, 0)
     b = _unrank(r1, wk, 1)
     c = _unrank(r2, bm, 2)
@@ -222,16 +239,15 @@ def _locate(w: np.uint64, b: np.uint64, k: np.uint64, side: int, layout: np.ndar
     wk = popcount(wk_bits)
     bm = popcount(bm_bits)
     bk = popcount(bk_bits)
-    if max(max(wm, wk), max(bm, bk)) >= layout.shape[1]:
+    at = _entry(layout, wm, wk, bm, bk)
+    if at < 0 or layout[at + L_OFFSET] < 0:
         return -1
-    offset = layout[wm, wk, bm, bk, 0]
-    if offset < 0:
-        return -1
+    radix = at + L_RADIX
     idx = _rank(wm_bits, 0)
-    idx = idx * layout[wm, wk, bm, bk, 3] + _rank(wk_bits, 1)
-    idx = idx * layout[wm, wk, bm, bk, 4] + _rank(bm_bits, 2)
-    idx = idx * layout[wm, wk, bm, bk, 5] + _rank(bk_bits, 3)
-    return offset + side * layout[wm, wk, bm, bk, 1] + idx
+    idx = idx * layout[radix + 1] + _rank(wk_bits, 1)
+    idx = idx * layout[radix + 2] + _rank(bm_bits, 2)
+    idx = idx * layout[radix + 3] + _rank(bk_bits, 3)
+    return layout[at + L_OFFSET] + side * layout[at + L_SIZE] + idx
 
 
 @njit(nogil=True, _nrt=False)
@@ -240,8 +256,9 @@ def _solve(values: np.ndarray, layout: np.ndarray, wm: int, wk: int, bm: int, bk
     """Solve one slice in place in ``values`` (see the module docstring); return the
     passes made. ``track[0]`` counts the positions decided so far, ``track[1]`` the
     passes; ``stop[0]`` ends the work at once (the slice is then unfinished)."""
-    offset = layout[wm, wk, bm, bk, 0]
-    size = layout[wm, wk, bm, bk, 1]
+    at = _entry(layout, wm, wk, bm, bk)
+    offset = layout[at + L_OFFSET]
+    size = layout[at + L_SIZE]
     for idx in range(size):  # the indices that are no position
         a, b, k, ok = _decode(idx, wm, wk, bm, bk, layout)
         if not ok:
@@ -301,16 +318,25 @@ def _probe(packed: np.ndarray, layout: np.ndarray, w: np.uint64, b: np.uint64,
 
 
 class Layout:
-    """Where each slice's values lie in one flat array: ``table[wm, wk, bm, bk]`` holds
-    ``(offset, size, radix...)``, offset -1 for the slices left out."""
+    """Where each slice's values lie in one flat array of ``total`` values (both sides to
+    move of each slice in turn); :attr:`table` is what the kernels read (see ``_entry``).
+    """
 
     def __init__(self, specs: list[Slice]) -> None:
         top = max((max(s.counts) for s in specs), default=0) + 1
-        self.table = np.full((top, top, top, top, 6), -1, dtype=np.int64)
+        self.table = np.full(1 + top ** 4 * L_FIELDS, -1, dtype=np.int64)
+        self.table[0] = top
         self.total = 0
         for s in sorted(specs):
-            self.table[s.counts] = (self.total, s.size, *s.radix)
+            at = int(_entry(self.table, *s.counts))
+            self.table[at:at + L_FIELDS] = (self.total, s.size, *s.radix)
             self.total += 2 * s.size
+
+    def where(self, spec: Slice) -> tuple[int, int]:
+        """``(offset, size)``: the values of ``spec`` are ``size`` with White to move
+        from ``offset``, then ``size`` with Black to move."""
+        at = int(_entry(self.table, *spec.counts))
+        return int(self.table[at + L_OFFSET]), int(self.table[at + L_SIZE])
 
 
 def _path(folder: Path, variant: str, spec: Slice) -> Path:
@@ -366,14 +392,14 @@ def solve_slice(folder: str | Path, variant: str, name: str, pieces: int,
     for other in specs:  # every solved slice (more than this one needs; cheap to load)
         path = _path(folder, variant, other)
         if other != spec and path.exists():
-            offset, size = layout.table[other.counts][:2]
+            offset, size = layout.where(other)
             values[offset:offset + 2 * size] = load_slice(path, 2 * size)
     stop = np.zeros(1, dtype=np.int64) if stop is None else stop
     track = np.zeros(2, dtype=np.int64) if track is None else track
     _solve(values, layout.table, *spec.counts, code, K.new_buffer(1), stop, track)
     if stop[0]:
         return ""
-    offset, size = layout.table[spec.counts][:2]
+    offset, size = layout.where(spec)
     path = _path(folder, variant, spec)
     save_slice(path, values[offset:offset + 2 * size])
     return path.name
@@ -431,7 +457,7 @@ class Tables:
         self.layout = Layout(found)
         values = np.zeros(self.layout.total, dtype=np.uint8)
         for s in found:
-            offset, size = self.layout.table[s.counts][:2]
+            offset, size = self.layout.where(s)
             values[offset:offset + 2 * size] = load_slice(_path(folder, variant, s), 2 * size)
         self.packed = _pack(values)
 

@@ -297,7 +297,7 @@ def to_score(raw: int) -> Score:
 
 
 #: the tables of an engine without endgame tables (never probed: ``S_EGDB`` is 0)
-_NO_TABLES = (np.zeros(0, dtype=np.uint8), np.full((1, 1, 1, 1, 6), -1, dtype=np.int64))
+_NO_TABLES = (np.zeros(0, dtype=np.uint8), np.zeros(1, dtype=np.int64))
 
 
 class Engine(core_engine.Engine):
