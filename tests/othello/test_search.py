@@ -37,11 +37,12 @@ def test_one_signature_per_recursive_kernel(engine: S.Engine) -> None:
     p, o = (np.uint64(x) for x in Board().bitboards())
     n = S.MAX_PLY + 2
     i64 = np.int64
-    S._pvs(p, o, i64(-S.INF), i64(S.INF), i64(2), i64(0), engine.table, engine.killers,
-           engine.hist, np.zeros((n, 40), dtype=np.int64), np.zeros((n, 40), dtype=np.int64),
-           np.zeros((n, 40), dtype=np.uint64), np.zeros((n, n), dtype=np.int64),
-           np.zeros(n, dtype=np.int64), engine.ctl, engine.weights, ev.GATHER, ev.B3,
-           engine.classic)
+    st = S.SearchState(engine.table, engine.killers, engine.hist,
+                       np.zeros((n, 40), dtype=np.int64), np.zeros((n, 40), dtype=np.int64),
+                       np.zeros((n, 40), dtype=np.uint64), np.zeros((n, n), dtype=np.int64),
+                       np.zeros(n, dtype=np.int64), engine.ctl,
+                       S.Evaluation(engine.weights, ev.GATHER, ev.B3, engine.classic))
+    S._pvs(p, o, i64(-S.INF), i64(S.INF), i64(2), i64(0), st)
     assert len(S._pvs.signatures) == 1
 
 

@@ -49,7 +49,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -74,7 +74,10 @@ MAX_PLY = 64
 PATTERN = 0
 CLASSIC = 1
 
-# ctl array slots
+# Slots of the control array ``SearchState.ctl``: the stop flag (set from another thread,
+# or by the kernel at the node limit), the node limit, the nodes searched, whether
+# Multi-ProbCut is on, the evaluation (PATTERN or CLASSIC), the table generation of this
+# search, the deepest ply reached.
 STOP = 0
 NODE_LIMIT = 1
 NODES = 2
@@ -82,6 +85,39 @@ USE_MPC = 3
 EVAL_KIND = 4
 GEN = 5
 SEL_DEPTH = 6
+
+
+class Evaluation(NamedTuple):
+    """The tables of the static evaluations (:mod:`bitgames.othello.eval`)."""
+
+    #: pattern weights by stage (int16 centi-discs)
+    weights: np.ndarray
+    #: the pattern gather table and the base-3 index table of the pattern evaluation
+    gather: np.ndarray
+    b3: np.ndarray
+    #: the weights of the classic evaluation
+    classic: np.ndarray
+
+
+class SearchState(NamedTuple):
+    """What the kernels of one search share, passed as one bundle (no allocation: the
+    arrays belong to the caller for the whole search)."""
+
+    #: the transposition table (:mod:`bitgames.core.tt`)
+    table: np.ndarray
+    #: two killer moves per ply, and a history score per square
+    killers: np.ndarray
+    hist: np.ndarray
+    #: the ordered moves of each ply: square, ordering value, flipped discs
+    move_sq: np.ndarray
+    move_val: np.ndarray
+    move_flip: np.ndarray
+    #: the principal variation of each ply, and its length
+    pv: np.ndarray
+    pv_len: np.ndarray
+    #: the control slots (``STOP`` ... ``SEL_DEPTH``)
+    ctl: np.ndarray
+    ev: Evaluation
 
 # Multi-ProbCut: deep = a * shallow + b + noise(sigma), fitted by
 # ``python benchmarks/othello_mpc_fit.py 150 9`` on 150 random midgame positions with the
@@ -111,17 +147,16 @@ def static_eval(p: np.uint64, o: np.uint64, w: np.ndarray, gather: np.ndarray, b
 
 
 @njit(inline="always")
-def _eval_moves(p: np.uint64, o: np.uint64, mp: np.uint64, mo: np.uint64, w: np.ndarray,
-                b3: np.ndarray, wc: np.ndarray, kind: int) -> int:
+def _eval_moves(p: np.uint64, o: np.uint64, mp: np.uint64, mo: np.uint64, e: Evaluation,
+                kind: int) -> int:
     """:func:`static_eval` given the legal moves ``mp`` of ``p`` and ``mo`` of ``o``."""
     if kind == CLASSIC:
-        return ev.classic_mobility(p, o, popcount(mp), popcount(mo), wc)
-    return ev.evaluate_mobility(p, o, popcount(mp), popcount(mo), w, b3)
+        return ev.classic_mobility(p, o, popcount(mp), popcount(mo), e.classic)
+    return ev.evaluate_mobility(p, o, popcount(mp), popcount(mo), e.weights, e.b3)
 
 
 @njit(inline="always")
-def _leaf(p: np.uint64, o: np.uint64, ctl: np.ndarray, w: np.ndarray, b3: np.ndarray,
-          wc: np.ndarray, kind: int) -> int:
+def _leaf(p: np.uint64, o: np.uint64, ctl: np.ndarray, e: Evaluation, kind: int) -> int:
     """Value of (p, o) as a depth-0 search sees it: the final score at the end of the game,
     after a forced pass the opponent's evaluation (the pass counts as a node), else the
     static evaluation."""
@@ -131,8 +166,8 @@ def _leaf(p: np.uint64, o: np.uint64, ctl: np.ndarray, w: np.ndarray, b3: np.nda
         if mo == _ZERO:
             return 100 * final_score(p, o)
         ctl[NODES] += 1
-        return -_eval_moves(o, p, mo, mp, w, b3, wc, kind)
-    return _eval_moves(p, o, mp, mo, w, b3, wc, kind)
+        return -_eval_moves(o, p, mo, mp, e, kind)
+    return _eval_moves(p, o, mp, mo, e, kind)
 
 
 #: Square masks by decreasing :data:`SQUARE_VALUE` (corners first, X-squares last).
@@ -152,8 +187,7 @@ def _next_leaf_move(moves: np.uint64, classes: np.ndarray) -> int:
 
 @njit(inline="always")
 def _leaf_parent(p: np.uint64, o: np.uint64, moves: np.uint64, k0: int, k1: int, beta: int,
-                 ctl: np.ndarray, w: np.ndarray, b3: np.ndarray, wc: np.ndarray,
-                 kind: int) -> tuple[int, int]:
+                 ctl: np.ndarray, e: Evaluation, kind: int) -> tuple[int, int]:
     """Depth-1 search of a position with ``moves``: every child is evaluated in place (the
     killers ``k0``, ``k1`` first, then the others by square value) until one reaches
     ``beta``. Returns (score, best move); each child counts as a node, as if it had been
@@ -175,7 +209,7 @@ def _leaf_parent(p: np.uint64, o: np.uint64, moves: np.uint64, k0: int, k1: int,
             ctl[STOP] = 1
             return 0, best_move
         f = flips(p, o, x)
-        s = -_leaf(o ^ f, p ^ f ^ (_ONE << U(x)), ctl, w, b3, wc, kind)
+        s = -_leaf(o ^ f, p ^ f ^ (_ONE << U(x)), ctl, e, kind)
         if s > best:
             best = s
             best_move = x
@@ -199,10 +233,10 @@ def _enter(ply: int, pv_len: np.ndarray, ctl: np.ndarray) -> bool:
 
 
 @njit(_nrt=False)
-def _search1(p: np.uint64, o: np.uint64, alpha: int, beta: int, ply: int, killers: np.ndarray,
-             hist: np.ndarray, pv: np.ndarray, pv_len: np.ndarray, ctl: np.ndarray,
-             w: np.ndarray, b3: np.ndarray, wc: np.ndarray) -> int:
+def _search1(p: np.uint64, o: np.uint64, alpha: int, beta: int, ply: int,
+             st: SearchState) -> int:
     """A depth-1 node (what :func:`_pvs` does at depth 1, without the table or sorting)."""
+    killers, pv, pv_len, ctl = st.killers, st.pv, st.pv_len, st.ctl
     if _enter(ply, pv_len, ctl):
         return 0
     moves = legal_moves(p, o)
@@ -217,7 +251,7 @@ def _search1(p: np.uint64, o: np.uint64, alpha: int, beta: int, ply: int, killer
         pv[ply, 0] = PASS
         ply += 1
         pv_len[ply] = 0
-    best, x = _leaf_parent(p, o, moves, killers[ply, 0], killers[ply, 1], beta, ctl, w, b3, wc,
+    best, x = _leaf_parent(p, o, moves, killers[ply, 0], killers[ply, 1], beta, ctl, st.ev,
                            ctl[EVAL_KIND])
     if ctl[STOP] != 0:
         return 0
@@ -225,7 +259,7 @@ def _search1(p: np.uint64, o: np.uint64, alpha: int, beta: int, ply: int, killer
         if killers[ply, 0] != x:
             killers[ply, 1] = killers[ply, 0]
             killers[ply, 0] = x
-        hist[x] += 1
+        st.hist[x] += 1
     pv[ply, 0] = x
     pv_len[ply] = 1
     if passed:
@@ -237,9 +271,11 @@ def _search1(p: np.uint64, o: np.uint64, alpha: int, beta: int, ply: int, killer
 
 @njit(_nrt=False)
 def _order(p: np.uint64, o: np.uint64, moves: np.uint64, tt_move: int, depth: int, ply: int,
-           killers: np.ndarray, hist: np.ndarray, msq: np.ndarray, mval: np.ndarray,
-           mflip: np.ndarray, w: np.ndarray, gather: np.ndarray, b3: np.ndarray,
-           wc: np.ndarray, kind: int) -> int:
+           st: SearchState, kind: int) -> int:
+    """Write the moves of ply ``ply`` with their ordering values into ``st.move_*`` (the
+    table move, a wipe-out, the killers, then by evaluation or mobility and history);
+    return how many."""
+    killers, hist, e = st.killers, st.hist, st.ev
     k = 0
     while moves:
         x = ctz(moves)
@@ -256,26 +292,25 @@ def _order(p: np.uint64, o: np.uint64, moves: np.uint64, tt_move: int, depth: in
         elif x == killers[ply, 1]:
             val = 1 << 37
         elif depth >= EVAL_ORDER_DEPTH:
-            val = -static_eval(cp, co, w, gather, b3, wc, kind) * 64 + hist[x] // 16
+            val = -static_eval(cp, co, e.weights, e.gather, e.b3, e.classic, kind) * 64 \
+                + hist[x] // 16
         else:
             om = legal_moves(cp, co)
             val = -(popcount(om) << 20) + hist[x] + SQUARE_VALUE[x]
-        msq[ply, k] = x
-        mval[ply, k] = val
-        mflip[ply, k] = f
+        st.move_sq[ply, k] = x
+        st.move_val[ply, k] = val
+        st.move_flip[ply, k] = f
         k += 1
     return k
 
 
 @njit(_nrt=False)
 def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int,
-         tt: np.ndarray, killers: np.ndarray, hist: np.ndarray, msq: np.ndarray,
-         mval: np.ndarray, mflip: np.ndarray, pv: np.ndarray, pv_len: np.ndarray,
-         ctl: np.ndarray, w: np.ndarray, gather: np.ndarray, b3: np.ndarray,
-         wc: np.ndarray) -> int:
+         st: SearchState) -> int:
     """Principal-variation search of (p, o) to ``depth`` plies in (alpha, beta)."""
     if depth == 1:
-        return _search1(p, o, alpha, beta, ply, killers, hist, pv, pv_len, ctl, w, b3, wc)
+        return _search1(p, o, alpha, beta, ply, st)
+    tt, killers, pv, pv_len, ctl = st.table, st.killers, st.pv, st.pv_len, st.ctl
     if _enter(ply, pv_len, ctl):
         return 0
     kind = ctl[EVAL_KIND]
@@ -283,15 +318,15 @@ def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int
     if moves == _ZERO:
         if legal_moves(o, p) == _ZERO:
             return 100 * final_score(p, o)
-        s = -_pvs(o, p, -beta, -alpha, depth, ply + 1, tt, killers, hist, msq, mval, mflip,
-                  pv, pv_len, ctl, w, gather, b3, wc)
+        s = -_pvs(o, p, -beta, -alpha, depth, ply + 1, st)
         pv[ply, 0] = PASS
         for j in range(pv_len[ply + 1]):
             pv[ply, j + 1] = pv[ply + 1, j]
         pv_len[ply] = pv_len[ply + 1] + 1
         return s
     if depth <= 0 or ply >= MAX_PLY - 2:
-        return static_eval(p, o, w, gather, b3, wc, kind)
+        e = st.ev
+        return static_eval(p, o, e.weights, e.gather, e.b3, e.classic, kind)
     pv_node = beta - alpha > 1
     gen = ctl[GEN]
     tt_move = -1
@@ -318,35 +353,30 @@ def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int
         bound = np.int64(np.ceil((beta + MPC_T * MPC_SIGMA[depth] - MPC_B[depth])
                                  / MPC_A[depth]))
         if bound < 6000:
-            s = _pvs(p, o, bound - 1, bound, shallow, ply, tt, killers, hist, msq, mval, mflip,
-                     pv, pv_len, ctl, w, gather, b3, wc)
+            s = _pvs(p, o, bound - 1, bound, shallow, ply, st)
             if s >= bound:
                 return beta
         bound = np.int64(np.floor((alpha - MPC_T * MPC_SIGMA[depth] - MPC_B[depth])
                                   / MPC_A[depth]))
         if bound > -6000:
-            s = _pvs(p, o, bound, bound + 1, shallow, ply, tt, killers, hist, msq, mval, mflip,
-                     pv, pv_len, ctl, w, gather, b3, wc)
+            s = _pvs(p, o, bound, bound + 1, shallow, ply, st)
             if s <= bound:
                 return alpha
         if ctl[STOP] != 0:
             return 0
-    k = _order(p, o, moves, tt_move, depth, ply, killers, hist, msq, mval, mflip, w, gather,
-               b3, wc, kind)
+    k = _order(p, o, moves, tt_move, depth, ply, st, kind)
     best = -INF
     best_move = PASS
     a = alpha
     for i in range(k):
-        x, cp, co = next_child(p, o, ply, i, k, msq, mval, mflip)
+        x, cp, co = next_child(p, o, ply, i, k, st.move_sq, st.move_val, st.move_flip)
         lo = -beta if i == 0 else -a - 1
         if depth == 2:  # a direct call: no recursion overhead for the most frequent nodes
-            s = -_search1(cp, co, lo, -a, ply + 1, killers, hist, pv, pv_len, ctl, w, b3, wc)
+            s = -_search1(cp, co, lo, -a, ply + 1, st)
         else:
-            s = -_pvs(cp, co, lo, -a, depth - 1, ply + 1, tt, killers, hist, msq, mval, mflip,
-                      pv, pv_len, ctl, w, gather, b3, wc)
+            s = -_pvs(cp, co, lo, -a, depth - 1, ply + 1, st)
         if i > 0 and a < s < beta and pv_node:  # null window failed high: search again
-            s = -_pvs(cp, co, -beta, -s, depth - 1, ply + 1, tt, killers, hist, msq, mval,
-                      mflip, pv, pv_len, ctl, w, gather, b3, wc)
+            s = -_pvs(cp, co, -beta, -s, depth - 1, ply + 1, st)
         if ctl[STOP] != 0:
             return 0
         if s > best:
@@ -362,7 +392,7 @@ def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int
                     if killers[ply, 0] != x:
                         killers[ply, 1] = killers[ply, 0]
                         killers[ply, 0] = x
-                    hist[x] += depth * depth
+                    st.hist[x] += depth * depth
                     break
     if best_move != PASS and pv_len[ply] == 0:
         pv[ply, 0] = best_move
@@ -382,17 +412,18 @@ def search_root(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, t
                 gather: np.ndarray, b3: np.ndarray, wc: np.ndarray, pv_out: np.ndarray
                 ) -> tuple[int, int]:
     """Search (p, o) to ``depth`` in (alpha, beta); return (score, PV length in pv_out)."""
-    msq = np.zeros((MAX_PLY + 2, 40), dtype=np.int64)
-    mval = np.zeros((MAX_PLY + 2, 40), dtype=np.int64)
-    mflip = np.zeros((MAX_PLY + 2, 40), dtype=np.uint64)
-    pv = np.zeros((MAX_PLY + 2, MAX_PLY + 2), dtype=np.int64)
-    pv_len = np.zeros(MAX_PLY + 2, dtype=np.int64)
+    st = SearchState(tt, killers, hist,
+                     np.zeros((MAX_PLY + 2, 40), dtype=np.int64),
+                     np.zeros((MAX_PLY + 2, 40), dtype=np.int64),
+                     np.zeros((MAX_PLY + 2, 40), dtype=np.uint64),
+                     np.zeros((MAX_PLY + 2, MAX_PLY + 2), dtype=np.int64),
+                     np.zeros(MAX_PLY + 2, dtype=np.int64),
+                     ctl, Evaluation(w, gather, b3, wc))
     ply = np.int64(0)  # a variable, not a literal: one signature for _pvs
-    s = _pvs(p, o, alpha, beta, depth, ply, tt, killers, hist, msq, mval, mflip, pv, pv_len,
-             ctl, w, gather, b3, wc)
-    for j in range(pv_len[0]):
-        pv_out[j] = pv[0, j]
-    return s, pv_len[0]
+    s = _pvs(p, o, alpha, beta, depth, ply, st)
+    for j in range(st.pv_len[0]):
+        pv_out[j] = st.pv[0, j]
+    return s, st.pv_len[0]
 
 
 @njit(nogil=True)
