@@ -61,6 +61,7 @@ from bitgames.core.errors import BitgamesError
 from bitgames.core.jit import njit, register_warmup
 from bitgames.core.tt import new_table
 from bitgames.othello import eval as ev
+from bitgames.othello import solver as solver_mod
 from bitgames.othello.board import Move
 from bitgames.othello.kernels import PASS, final_score, flips, legal_moves
 from bitgames.othello.solver import SQUARE_VALUE, next_child
@@ -591,7 +592,7 @@ class Engine(BaseEngine):
         self.solver = Solver(table_bits=min(table_bits, 21))
         self.solver_stats = np.zeros(4, dtype=np.int64)
         self.stop_signal.attach(self.ctl, STOP)
-        self.stop_signal.attach(self.solver_stats, 1)
+        self.stop_signal.attach(self.solver_stats, solver_mod.STOP)
         self.generation = 0
 
     def _apply_level(self, n: int) -> None:
@@ -711,18 +712,16 @@ class Engine(BaseEngine):
     def _solve(self, board: Any, empties: int, start: float,
                on_info: InfoCallback | None) -> SearchResult | None:
         """Exact or WLD solve at the root, stoppable; None when stopped."""
-        from bitgames.othello import solver as sv
-
         exact = empties <= self.exact_empties
         p, o = board.bitboards()
         if self.ctl[STOP]:
             return None
         pv = np.zeros(130, dtype=np.int64)
         stats = self.solver_stats
-        stats[0] = 0
-        alpha, beta = (-sv.INF, sv.INF) if exact else (-1, 1)
+        stats[solver_mod.NODES] = 0
+        alpha, beta = (-solver_mod.INF, solver_mod.INF) if exact else (-1, 1)
         value, length = self.solver.run(p, o, alpha, beta, pv, stats)
-        if stats[1]:  # stopped: the table holds unfinished bounds
+        if stats[solver_mod.STOP]:  # stopped: the table holds unfinished bounds
             self.solver.table[:] = 0
             return None
         moves = [Move(int(s)) for s in pv[:length]]
@@ -732,7 +731,7 @@ class Engine(BaseEngine):
             score = Score.win(Unit.DISCS)
             score = score if value > 0 else -score
         res = SearchResult(moves[0] if moves else Move(PASS), score, moves, empties,
-                           int(stats[0]), time.perf_counter() - start)
+                           int(stats[solver_mod.NODES]), time.perf_counter() - start)
         if on_info is not None:
             on_info(res.info())
         return res

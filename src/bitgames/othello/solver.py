@@ -51,6 +51,9 @@ _ONE = U(1)
 
 INF = 127
 NO_MOVE = -1000  # returned by a node whose side to move has no move (internal)
+#: slots of the solver's ``stats`` array: nodes searched, and the stop flag (set from
+#: another thread, or by a Ctrl-C handler: the search then unwinds at once)
+NODES, STOP = 0, 1
 SHALLOW = 7  # at this many empties or fewer: no transposition table
 ETC_MIN = 10  # enhanced transposition cutoff from this many empties up
 PROBE_MIN = 16  # from this many empties on, order moves by a shallow search
@@ -198,21 +201,21 @@ def _solve1(p: np.uint64, o: np.uint64, x: int) -> int:
 @njit(_nrt=False)
 def _solve2(p: np.uint64, o: np.uint64, alpha: int, empties: np.uint64, stats: np.ndarray) -> int:
     """Null-window score with two empty squares."""
-    stats[0] += 1
+    stats[NODES] += 1
     x1 = ctz(empties)
     x2 = ctz(empties & (empties - _ONE))
     best = NO_MOVE
     if NEIGHBOURS[x1] & o:
         f = flips(p, o, x1)
         if f:
-            stats[0] += 1
+            stats[NODES] += 1
             best = -_solve1(o ^ f, p ^ f ^ (_ONE << U(x1)), x2)
             if best > alpha:
                 return best
     if NEIGHBOURS[x2] & o:
         f = flips(p, o, x2)
         if f:
-            stats[0] += 1
+            stats[NODES] += 1
             s = -_solve1(o ^ f, p ^ f ^ (_ONE << U(x2)), x1)
             if s > best:
                 best = s
@@ -230,7 +233,7 @@ def _shallow(
     """Null-window search at 3-7 empties: no table, parity then square-class ordering."""
     if n == 2:
         return _solve2(p, o, alpha, empties, stats)
-    stats[0] += 1
+    stats[NODES] += 1
     if n >= 5 and alpha >= STABILITY_THRESHOLD[n]:
         upper = 64 - 2 * popcount(stable_discs(o, p))
         if upper <= alpha:
@@ -401,11 +404,11 @@ def _nws(
 ) -> int:
     """Null-window search (is the score > alpha?) with more than :data:`SHALLOW` empties.
 
-    ``stats[1]`` nonzero asks the search to stop: it unwinds at once (its results and
+    ``stats[STOP]`` nonzero asks the search to stop: it unwinds at once (its results and
     table entries are then meaningless; callers clear the table).
     """
-    stats[0] += 1
-    if stats[1] != 0:
+    stats[NODES] += 1
+    if stats[STOP] != 0:
         return alpha
     moves = legal_moves(p, o)
     if moves == _ZERO:
@@ -477,8 +480,8 @@ def _pvs(
     stats: np.ndarray,
 ) -> int:
     """Full-window search along the principal variation; fills ``pv[ply]``."""
-    stats[0] += 1
-    if stats[1] != 0:
+    stats[NODES] += 1
+    if stats[STOP] != 0:
         return alpha
     pv_len[ply] = 0
     moves = legal_moves(p, o)
@@ -551,7 +554,7 @@ def solve_kernel(
 ) -> tuple[int, int]:
     """Solve ``(p, o)`` in the window (alpha, beta); return (score, PV length in ``pv``).
 
-    ``stats[0]`` counts nodes; setting ``stats[1]`` nonzero (from another thread: the
+    ``stats[NODES]`` counts nodes; setting ``stats[STOP]`` nonzero (from another thread: the
     kernel releases the GIL) stops the search early with a meaningless result.
     """
     n = 64 - popcount(p | o)
@@ -615,7 +618,7 @@ class Solver:
     def __init__(self, table_bits: int = 21) -> None:
         self.table = new_table(table_bits)
         self.generation = 0
-        #: raised by :meth:`stop`; the kernel polls ``stats[1]``, attached to it
+        #: raised by :meth:`stop`; the kernel polls ``stats[STOP]``, attached to it
         self.stop_signal = StopSignal()
         self.stats = np.zeros(4, dtype=np.int64)
         self.stop_signal.attach(self.stats, 1)
@@ -644,12 +647,12 @@ class Solver:
         p, o = board.bitboards()
         pv = np.zeros(130, dtype=np.int64)
         stats = self.stats
-        stats[0] = 0
+        stats[NODES] = 0
         alpha, beta = (-INF, INF) if mode == "exact" else (-1, 1)
         start = time.perf_counter()
         score, length = self.run(p, o, alpha, beta, pv, stats)
         elapsed = time.perf_counter() - start
-        stopped = bool(stats[1])
+        stopped = bool(stats[STOP])
         if stopped:  # the table holds unfinished bounds
             self.table[:] = 0
             length = 0
@@ -664,7 +667,7 @@ class Solver:
             score=int(score),
             best_move=moves[0] if moves else "none",
             pv=moves,
-            nodes=int(stats[0]),
+            nodes=int(stats[NODES]),
             time=elapsed,
             outcome=outcome,
             stopped=stopped,
