@@ -216,3 +216,11 @@ class BaseBoard(ABC, Generic[M]):
 
     def __hash__(self) -> int:
         return hash(self.position_key())
+
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture, which notebooks show: the ``svg()`` of the game's
+        ``picture`` module (``bitgames.<game>.svg``), with its defaults."""
+        import importlib
+
+        package = type(self).__module__.rsplit(".", 1)[0]
+        return str(importlib.import_module(f"{package}.picture").svg(self))

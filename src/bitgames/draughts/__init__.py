@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         Outcome,
         Termination,
     )
+    from bitgames.draughts.picture import svg
     from bitgames.draughts.search import Engine
 
 __all__ = [
@@ -42,9 +43,11 @@ __all__ = [
     "Move",
     "Outcome",
     "Termination",
+    "svg",
 ]
 
 _HOMES = {name: "board" for name in __all__}
 _HOMES["Engine"] = "search"
+_HOMES["svg"] = "picture"
 
 __getattr__ = lazy_exports(__name__, _HOMES)

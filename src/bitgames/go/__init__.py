@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     )
     from bitgames.go.gtp import GtpClient
     from bitgames.go.mcts import Engine
+    from bitgames.go.picture import svg
 
 __all__ = [
     "BLACK",
@@ -50,9 +51,10 @@ __all__ = [
     "Outcome",
     "Rules",
     "Termination",
+    "svg",
 ]
 
 __getattr__ = lazy_exports(
     __name__,
-    {name: "board" for name in __all__} | {"Engine": "mcts", "GtpClient": "gtp"},
+    {name: "board" for name in __all__} | {"Engine": "mcts", "GtpClient": "gtp", "svg": "picture"},
 )

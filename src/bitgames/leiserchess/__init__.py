@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         Termination,
     )
     from bitgames.leiserchess.closebook import Closebook
+    from bitgames.leiserchess.picture import svg
     from bitgames.leiserchess.search import Engine
     from bitgames.leiserchess.uci import UciClient
 
@@ -46,11 +47,12 @@ __all__ = [
     "Piece",
     "Termination",
     "UciClient",
+    "svg",
 ]
 
 _HOMES = {name: "board" for name in ("BLACK", "WHITE", "Board", "Color", "IllegalMoveError",
                                      "Move", "Outcome", "Piece", "Termination")}
 _HOMES.update(Closebook="closebook", Engine="search", InvalidPositionError="notation",
-              UciClient="uci")
+              UciClient="uci", svg="picture")
 
 __getattr__ = lazy_exports(__name__, _HOMES)

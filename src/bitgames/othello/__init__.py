@@ -22,16 +22,18 @@ if TYPE_CHECKING:
         Termination,
     )
     from bitgames.othello.nboard import NBoardClient
+    from bitgames.othello.picture import svg
     from bitgames.othello.search import Engine
     from bitgames.othello.solver import Solver, SolveResult, solve
 
 __all__ = ["BLACK", "WHITE", "Board", "Engine", "IllegalMoveError", "InvalidPositionError",
-           "Move", "NBoardClient", "Outcome", "SolveResult", "Solver", "Termination", "solve"]
+           "Move", "NBoardClient", "Outcome", "SolveResult", "Solver", "Termination", "solve",
+           "svg"]
 
 __getattr__ = lazy_exports(
     __name__,
     {"BLACK": "board", "WHITE": "board", "Board": "board", "Move": "board",
      "IllegalMoveError": "board", "InvalidPositionError": "board", "Outcome": "board",
      "Termination": "board", "Engine": "search", "NBoardClient": "nboard",
-     "SolveResult": "solver", "Solver": "solver", "solve": "solver"},
+     "SolveResult": "solver", "Solver": "solver", "solve": "solver", "svg": "picture"},
 )
