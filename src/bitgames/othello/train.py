@@ -144,8 +144,7 @@ def play_games(first_id: int, count: int, seed: int, cfg: dict[str, Any]
             if ply < n_random:
                 sq = _random_move(rng, moves)
             else:
-                engine._prepare(None)
-                engine.ctl[0] = 0
+                engine._prepare(None)  # a fresh generation and control slots
                 _, length = search_root(p, o, np.int64(-30000), np.int64(30000),
                                         np.int64(cfg["play_depth"]), engine.table,
                                         engine.killers, engine.hist, engine.ctl, engine.weights,
