@@ -56,11 +56,12 @@ def test_positions_round_trip() -> None:
 def test_handshake_search_and_done() -> None:
     lines = run(["hub", "set-param name=variant value=russian", "init",
                  f'pos pos={START} moves="22-17 9-13"', "level depth=4", "go think"])
-    assert lines[:6] == [
+    assert lines[:7] == [
         'id name=bitgames-draughts version=0.1.0 author="bitgames authors" country=none',
         'param name=variant value=russian type=enum values="russian english"',
         "param name=tt-bits value=20 type=int min=10 max=26",
         'param name=dialect value=standard type=enum values="standard pydraughts"',
+        'param name=egdb value="" type=string',
         "wait",
         "ready",
     ]

@@ -176,7 +176,9 @@ def test_levels_set_the_playouts() -> None:
 def test_time_limit_and_info() -> None:
     infos: list[Info] = []
     result = Engine(seed=1).search(Board(size=9), Limit(time=1.3), on_info=infos.append)
-    assert result.ended is End.TIME and 1.3 <= result.time < 2.0
+    # the budget counts from the call (tree set-up included): the search itself ends just
+    # before 1.3 s, never far from it
+    assert result.ended is End.TIME and 1.1 <= result.time <= 1.35
     assert infos and infos[-1].nodes == result.nodes and infos[-1].pv == result.pv
     assert all(isinstance(m, Move) for m in result.pv)
 

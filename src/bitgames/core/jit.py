@@ -63,8 +63,10 @@ KERNEL_MODULES: dict[str, tuple[str, ...]] = {
         "bitgames.othello.solver",
         "bitgames.othello.eval",
         "bitgames.othello.search",
+        "bitgames.othello.vector",
     ),
-    "draughts": ("bitgames.draughts.kernels", "bitgames.draughts.search"),
+    "draughts": ("bitgames.draughts.kernels", "bitgames.draughts.search",
+                 "bitgames.draughts.egdb"),
     "go": ("bitgames.go.kernels", "bitgames.go.mcts"),
     "leiserchess": (
         "bitgames.leiserchess.kernels",
