@@ -55,3 +55,11 @@ def test_given_actions_and_an_illegal_one() -> None:
         games.step(np.array([37]))
     with pytest.raises(ValueError, match="not yet"):
         VectorGame("go", 4)
+
+
+def test_every_vector_game_has_its_warm_up_groups() -> None:
+    from bitgames.core import jit
+    from bitgames.env.vector import GROUPS, KERNELS
+
+    for game in KERNELS:
+        assert set(GROUPS) <= set(jit.group_names(game)), game

@@ -27,6 +27,8 @@ from bitgames.core.errors import BitgamesError
 
 #: the games :class:`VectorGame` runs, and the module of their batch kernels
 KERNELS = {"othello": "bitgames.othello.vector"}
+#: the warm-up groups the batch kernels need (:func:`bitgames.core.jit.ensure_warm`)
+GROUPS = ("rules", "vector")
 
 
 class VectorGame:
@@ -52,7 +54,7 @@ class VectorGame:
 
         from bitgames.core.jit import ensure_warm
 
-        ensure_warm(name, "rules", "vector")
+        ensure_warm(name, *GROUPS)
         self.kernels: Any = importlib.import_module(KERNELS[name])
         self.name, self.num_envs, self.threads = name, num_envs, threads
         n = num_envs
