@@ -1,7 +1,8 @@
 """The protocol fuzz suite: each mode run as a subprocess on seeded hostile input.
 
-By default 300 lines per protocol (a few seconds each); ``-m slow`` adds 10,000 lines per
-protocol and a GTP run with numba's bounds checking on. Each run must end with the process
+By default 300 lines per protocol (a few seconds each; ``tests/test_bounds_checked.py``
+runs them again with numba's bounds checking on); ``-m slow`` adds 10,000 lines per
+protocol, and 2,000 per protocol with bounds checking. Each run must end with the process
 alive, every ping and required reply answered, only protocol lines on stdout and no
 traceback on stderr (:func:`tests.fuzz.fuzzer.check`).
 """
@@ -37,7 +38,7 @@ def test_fuzz_10000_lines(protocol: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("protocol", ["gtp"])
+@pytest.mark.parametrize("protocol", PROTOCOLS)
 def test_fuzz_with_bounds_checking(protocol: str) -> None:
     """Kernels compiled with ``NUMBA_BOUNDSCHECK=1`` (in a cache of their own: numba's
     cache does not tell checked code from unchecked) raise ``IndexError`` where they would

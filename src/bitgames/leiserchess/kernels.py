@@ -359,7 +359,8 @@ def perft_buffer(depth: int) -> np.ndarray:
 
 @register_warmup("leiserchess", "rules")
 def _warm() -> None:
-    w = U(0x0000_0000_A050_2C98)
+    # eight Tangerine pieces (a King and 7 Pawns) at most: MAX_MOVES is sized for them
+    w = U(0x0000_0000_A040_2C88)
     bb = U(0x1000_0000_0000_0000)
     k = U(0x1000_0000_0000_0080)
     z = U(0)
