@@ -21,7 +21,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bitgames.core.engine import Limit
-from bitgames.core.match import PlayerSpec, TimeControl, make_player, random_openings, referee
+from bitgames.core.match import (
+    PlayerSpec,
+    TimeControl,
+    load_rules,
+    make_player,
+    random_openings,
+    referee,
+)
 
 #: per protocol: the game's kit (module:function, options), the engine command, the
 #: plies of the random openings (so the games differ)
@@ -106,6 +113,7 @@ def run(protocol: str, games: int, seconds: float, seed: int = 1,
     factory, options, command, plies = SESSIONS[protocol]
     module, _, name = factory.partition(":")
     kit = getattr(importlib.import_module(module), name)(**options)
+    load_rules(kit)
     spec = PlayerSpec.parse(f'cmd:"{sys.executable} -m bitgames.cli {command}"')
     report = SessionReport(protocol)
     engines = [make_player(kit, spec), make_player(kit, spec)]

@@ -429,8 +429,11 @@ class TimeManager:
     that, but never more than ``max_fraction`` of the usable time (or, with
     ``moves_to_go``, this move's even share of it if that is more: all of it for the last
     move before a time control), so a game is never lost on time. Below ``panic`` seconds
-    the engine gets a token budget and should answer at once. ``Limit(time=t)`` gives
-    exactly ``t``; no time limit gives ``inf``.
+    the engine gets a token budget and should answer at once. Every move costs
+    ``move_cost`` however fast it is played (the protocol's round trip, a first shallow
+    search): that much is kept aside for twice the moves expected, plus ten, so that a
+    game of sudden death that lasts longer than expected is still not lost on time.
+    ``Limit(time=t)`` gives exactly ``t``; no time limit gives ``inf``.
 
     >>> TimeManager().budget(Limit(time=2.0), [1.0])
     TimeBudget(optimum=2.0, maximum=2.0)
@@ -443,8 +446,9 @@ class TimeManager:
 
     def __init__(self, reserve_fraction: float = 0.08, reserve_max: float = 1.0,
                  overhead: float = 0.03, max_ratio: float = 2.5, max_fraction: float = 0.25,
-                 panic: float = 0.25) -> None:
+                 panic: float = 0.25, move_cost: float = 0.005) -> None:
         self.reserve_fraction = reserve_fraction
+        self.move_cost = move_cost
         self.reserve_max = reserve_max
         self.overhead = overhead
         self.max_ratio = max_ratio
@@ -463,14 +467,16 @@ class TimeManager:
     def _from_clock(self, limit: Limit, weights: Sequence[float]) -> TimeBudget:
         remaining = float(limit.remaining or 0.0)
         increment = limit.increment
-        if remaining < self.panic:
-            token = max(0.0, min(0.2 * remaining, 0.5 * increment + 0.1 * remaining))
-            return TimeBudget(token, token)
-        reserve = min(self.reserve_max, self.reserve_fraction * remaining) + self.overhead
-        usable = max(0.0, remaining - reserve)
         ahead = list(weights) or [1.0]
         if limit.moves_to_go is not None:
             ahead = ahead[: max(1, limit.moves_to_go)]
+        spare = max(0.0, remaining - self.move_cost * (2 * len(ahead) + 10))
+        if spare < self.panic:
+            token = min(0.1 * spare + 0.5 * increment,
+                        max(0.0, 0.5 * (remaining - self.move_cost)))
+            return TimeBudget(token, token)
+        usable = max(0.0, spare - min(self.reserve_max, self.reserve_fraction * spare)
+                     - self.overhead)
         optimum = usable * ahead[0] / sum(ahead) + 0.8 * increment
         # the last moves before a time control may take all that is left
         share = self.max_fraction if limit.moves_to_go is None else max(

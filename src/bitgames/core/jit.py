@@ -243,19 +243,25 @@ def is_warm(game: str, group: str | None = None) -> bool:
     return _marker(game).exists() or (group is not None and _marker(game, group).exists())
 
 
-def ensure_warm(game: str, *needs: str) -> None:
+def ensure_warm(game: str, *needs: str, load: bool = False) -> None:
     """Compile the kernels a command needs if this cache has never seen them, saying so.
 
     ``needs`` are warm-up groups of ``game`` (``ensure_warm("othello", "solver")``); with
     none, every group of the game. Each group still cold is compiled in turn with one
     line on stderr before and after it ("compiling othello solver kernels (first run
-    only)..."); on a warm cache it only checks a marker file per group.
+    only)..."); on a warm cache it only checks a marker file per group, and numba loads
+    each kernel from the cache at its first call. With ``load`` the warm groups are
+    loaded now (a fraction of a second): protocol modes do so at start-up, so that the
+    first move of a clocked game does not pay for it.
     """
-    if os.environ.get("NUMBA_DISABLE_JIT") == "1" or _marker(game).exists():
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
         return
-    if needs and all(_marker(game, g).exists() for g in needs):
+    if not load and (_marker(game).exists()
+                     or needs and all(_marker(game, g).exists() for g in needs)):
         return
-    cold = [g for g in (needs or group_names(game)) if not _marker(game, g).exists()]
+    groups = list(needs) or group_names(game)
+    cold = [] if _marker(game).exists() else [g for g in groups
+                                              if not _marker(game, g).exists()]
     for i, group in enumerate(cold, 1):
         step = f" [{i}/{len(cold)}]" if len(cold) > 1 else ""
         print(f"compiling {game} {group} kernels (first run only){step}...",
@@ -264,6 +270,8 @@ def ensure_warm(game: str, *needs: str) -> None:
         warmup([game], [group])
         print(f"  {game} {group}: compiled in {time.perf_counter() - start:.1f} s",
               file=sys.stderr, flush=True)
+    if load and (warm := [g for g in groups if g not in cold]):
+        warmup([game], warm)
 
 
 def _warm_task(game: str, queue: Any = None) -> tuple[str, None, float]:

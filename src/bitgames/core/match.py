@@ -489,6 +489,18 @@ class GameSetup:
     a_first: bool
 
 
+def load_rules(kit: GameKit) -> None:
+    """Load the kernels of ``kit``'s rules in this process now.
+
+    numba loads a cached kernel at its first call (some 0.3 s for a game's rules): done
+    inside the first move, that would count on the first mover's clock.
+    """
+    from bitgames.core import jit
+
+    if kit.game in jit.KERNEL_MODULES:
+        jit.warmup([kit.game], ["rules"])
+
+
 def play_setup(kit_factory: str, kit_options: dict[str, Any], spec_a: str, spec_b: str,
                setup: GameSetup, limit: Limit, clock: TimeControl | None,
                max_plies: int) -> tuple[GameRecord, str]:
@@ -501,6 +513,7 @@ def play_setup(kit_factory: str, kit_options: dict[str, Any], spec_a: str, spec_
 
     module, _, name = kit_factory.partition(":")
     kit: GameKit = getattr(importlib.import_module(module), name)(**kit_options)
+    load_rules(kit)
     board = kit.new_board()
     for text in setup.moves:
         board.push(text)

@@ -359,7 +359,7 @@ class HubSession(Session):
     def cmd_init(self, args: list[str]) -> str:
         from bitgames.core import jit
 
-        jit.ensure_warm("draughts", "rules", "engine")  # says "compiling" the first time
+        jit.ensure_warm("draughts", "rules", "engine", load=True)  # says "compiling" if cold
         self.engine.search(Board(variant=self.variant), Limit(depth=1))  # load the code
         return "ready"
 

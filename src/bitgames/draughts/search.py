@@ -356,7 +356,7 @@ class Engine(core_engine.Engine):
 
     def new_game(self) -> None:
         """Forget everything learnt (transposition table, killers, history)."""
-        self.table[:] = 0
+        self.table = tt.cleared(self.table)
         self.killers[:] = 0
         self.history[:] = 0
 

@@ -165,7 +165,7 @@ def cmd_gtp(args: argparse.Namespace) -> int:
     from bitgames.core.jit import ensure_warm
     from bitgames.go.gtp import GtpSession
 
-    ensure_warm("go", "rules", "mcts")
+    ensure_warm("go", "rules", "mcts", load=True)
     GtpSession(
         size=args.size,
         komi=args.komi,

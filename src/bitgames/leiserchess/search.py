@@ -690,7 +690,7 @@ class Engine(CoreEngine):
         self.default_depth = LEVEL_DEPTHS[n - 1]
 
     def new_game(self) -> None:
-        self.tt[:] = 0
+        self.tt = tt.cleared(self.tt)
         self.history[:] = 0
 
     def search(self, board: Any, limit: Limit | None = None,

@@ -279,7 +279,7 @@ def run_uci(inp: TextIO | None = None, out: TextIO | None = None,
     """Run the protocol loop until ``quit`` or end of input; return the exit status."""
     from bitgames.core import jit
 
-    jit.ensure_warm("leiserchess", "rules", "engine")
+    jit.ensure_warm("leiserchess", "rules", "engine", load=True)
     UciSession(out or sys.stdout, err or sys.stderr).serve(inp)
     return 0
 

@@ -678,7 +678,7 @@ def cmd_nboard(args: argparse.Namespace) -> int:
     """``bitgames othello nboard``: set up the engine, then speak the protocol."""
     from bitgames.core.jit import ensure_warm
 
-    ensure_warm("othello", "rules", "solver", "engine")
+    ensure_warm("othello", "rules", "solver", "engine", load=True)
     from bitgames.othello.book import open_book
     from bitgames.othello.search import Engine
 

@@ -604,7 +604,7 @@ class Engine(BaseEngine):
 
     def new_game(self) -> None:
         """Forget the tables (transposition, killers, history)."""
-        self.table[:] = 0
+        self.table = table.cleared(self.table)
         self.killers[:] = -1
         self.hist[:] = 0
 
