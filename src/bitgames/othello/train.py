@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from bitgames.core.errors import BitgamesError
-from bitgames.core.files import load_npz
+from bitgames.core.files import atomic_write, load_npz
 from bitgames.core.progress import bar, note
 
 NO_LABEL = -32768
@@ -251,9 +251,8 @@ class Trainer:
         with bar(self.cfg.games, "self-play", "game", initial=played) as shown:
             for i, result in run_tasks(play_games, tasks, self.cfg.scheduler, workers):
                 c = todo[i][0]
-                tmp = self.out / "games" / f"chunk{c:05d}.tmp.npz"
-                np.savez_compressed(tmp, **result)
-                tmp.rename(self.out / "games" / f"chunk{c:05d}.npz")
+                with atomic_write(self.out / "games" / f"chunk{c:05d}.npz", "games") as f:
+                    np.savez_compressed(f, **result)
                 done += 1
                 shown.update(todo[i][1])
                 if shown.disable:  # no bar drawn: a line per chunk
@@ -284,9 +283,8 @@ class Trainer:
                  initial=len(chunks) - len(todo)) as shown:
             for n, (i, labels) in enumerate(run_tasks(solve_chunk, tasks, self.cfg.scheduler,
                                                       workers), 1):
-                tmp = self.out / "exact" / f"{todo[i].stem}.tmp.npz"
-                np.savez_compressed(tmp, label=labels, max_empties=self.cfg.exact_empties)
-                tmp.rename(self.out / "exact" / todo[i].name)
+                with atomic_write(self.out / "exact" / todo[i].name, "exact labels") as f:
+                    np.savez_compressed(f, label=labels, max_empties=self.cfg.exact_empties)
                 shown.update(1)
                 if shown.disable:
                     self.log(f"exact labels: chunk {n}/{len(todo)} "
@@ -377,8 +375,10 @@ class Trainer:
         weights.meta = {"config": json.dumps(asdict(self.cfg)),
                         "positions": str(len(ps)), "games": str(report["games"])}
         weights.save(wpath)
-        (self.out / "report.json").write_text(json.dumps(report, indent=1))
-        np.savez_compressed(self.out / "labels.npz", label=labels.astype(np.int32))
+        with atomic_write(self.out / "report.json", "training report") as f:
+            f.write(json.dumps(report, indent=1).encode())
+        with atomic_write(self.out / "labels.npz", "labels") as f:
+            np.savez_compressed(f, label=labels.astype(np.int32))
         return report
 
     def _choose_damp(self, feats: np.ndarray, labels: np.ndarray, fit_rows: np.ndarray,
