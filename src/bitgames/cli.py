@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bitgames import __version__
-from bitgames.core.cli import add_json_flag, emit
+from bitgames.core.cli import WORKERS, add_json_flag, emit
 
 GAMES = {
     "othello": "Othello (Reversi): engine, exact endgame solver, book, NBoard, perft",
@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
         "processes; a line is printed as each one is ready.",
     )
     warm.add_argument("games", nargs="*", help="games to warm (default: all installed)")
-    warm.add_argument("--workers", type=int, default=None,
+    warm.add_argument("--workers", type=WORKERS, default=None,
                       help="processes compiling at once (default: the number of CPUs; "
                       "1 compiles here, one game after the other)")
     add_json_flag(warm)
@@ -113,8 +113,6 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
     for g in args.games:
         if g not in known:
             raise ValueError(f"unknown game {g!r}; installed: {', '.join(known)}")
-    if args.workers is not None and args.workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {args.workers}")
     games = list(dict.fromkeys(args.games)) or known
     start = time.perf_counter()
     if not args.json:

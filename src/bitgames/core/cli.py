@@ -105,6 +105,14 @@ class Number:
 MAX_SECONDS = 365 * 24 * 3600.0
 #: seconds per move: more than zero, at most :data:`MAX_SECONDS`
 SECONDS = Number(maximum=MAX_SECONDS, above=0.0)
+#: nodes (Go: playouts) of a search: kernels count them in 64 bits
+NODES = Integer(1, 10**12)
+#: a random seed (numba's generators take 64 bits)
+SEED = Integer(0, 2**63 - 1)
+#: worker processes or threads
+WORKERS = Integer(1, 1024)
+#: games, positions, plies: anything counted that a job holds in memory
+COUNT = Integer(1, 10**9)
 
 
 def add_limit_options(parser: argparse.ArgumentParser, max_level: int,
@@ -132,7 +140,7 @@ def add_limit_options(parser: argparse.ArgumentParser, max_level: int,
     if depth:
         parser.add_argument("--depth", type=Integer(1, 255), metavar="PLIES",
                             help="search this many plies (instead of the level's limit)")
-    parser.add_argument(*names["nodes"], dest="nodes", type=Integer(1), metavar="N",
+    parser.add_argument(*names["nodes"], dest="nodes", type=NODES, metavar="N",
                         help=nodes_help)
     parser.add_argument(*names["movetime"], dest="movetime", type=SECONDS, metavar="SECONDS",
                         help="seconds per move")
@@ -176,7 +184,7 @@ def add_match_options(parser: argparse.ArgumentParser, games: int = 20,
     parser.add_argument("a", help="player A: level:N[,depth:N][,nodes:N][,time:S] for the "
                         "built-in engine, or cmd:\"COMMAND\" for an outside engine")
     parser.add_argument("b", help="player B, as A")
-    parser.add_argument("--games", type=Integer(1), default=games,
+    parser.add_argument("--games", type=COUNT, default=games,
                         help=f"games to play (default {games}; each opening twice, with "
                         "colours swapped)")
     parser.add_argument("--openings", metavar="FILE",
@@ -184,11 +192,11 @@ def add_match_options(parser: argparse.ArgumentParser, games: int = 20,
                         "default: random openings")
     parser.add_argument("--random-plies", type=Integer(0, 100), default=4, metavar="N",
                         help="plies of each random opening (default 4)")
-    parser.add_argument("--seed", type=Integer(0), default=0,
+    parser.add_argument("--seed", type=SEED, default=0,
                         help="seed of the random openings")
     parser.add_argument("--tc", metavar="SECONDS[+INC]",
                         help="a game clock for each player (losing on time loses the game)")
-    parser.add_argument("--max-plies", type=Integer(1), default=max_plies,
+    parser.add_argument("--max-plies", type=COUNT, default=max_plies,
                         help=f"adjudicate a draw after this many plies (default {max_plies})")
     parser.add_argument("--sprt", metavar="ELO0,ELO1",
                         help="stop as soon as a sequential test (alpha = beta = 0.05) "
@@ -201,7 +209,7 @@ def add_match_options(parser: argparse.ArgumentParser, games: int = 20,
                         help="append each game's record in the game's file format")
     parser.add_argument("--scheduler", default="processes",
                         help="serial, processes (default) or tcp://HOST:PORT (Dask)")
-    parser.add_argument("--workers", type=Integer(1), help="parallel games (default: the CPUs)")
+    parser.add_argument("--workers", type=WORKERS, help="parallel games (default: the CPUs)")
     add_json_flag(parser)
 
 

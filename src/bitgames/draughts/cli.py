@@ -14,6 +14,7 @@ from typing import Any
 
 from bitgames.core.cli import (
     INTERRUPTED,
+    WORKERS,
     Integer,
     add_json_flag,
     add_limit_options,
@@ -92,7 +93,7 @@ def add_commands(sub: Any) -> None:
     _egdb_dir(e)
     e.add_argument("--scheduler", default="processes",
                    help="serial, processes (default) or tcp://HOST:PORT (Dask)")
-    e.add_argument("--workers", type=Integer(1), help="parallel slices (default: the CPUs)")
+    e.add_argument("--workers", type=WORKERS, help="parallel slices (default: the CPUs)")
     add_json_flag(e)
     e.set_defaults(func=cmd_egdb)
     e = egsub.add_parser("probe", help="the value of positions for the side to move")

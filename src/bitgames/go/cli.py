@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from bitgames.core.cli import (
+    NODES,
+    SEED,
     Integer,
     Number,
     add_json_flag,
@@ -66,7 +68,7 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
                       "100000, 200000, 500000 playouts per move", depth=False,
                       nodes_help="playouts per move (instead of the level's)",
                       aliases={"nodes": "--playouts", "movetime": "--seconds"})
-    p.add_argument("--seed", type=Integer(0), default=0, help="random seed (default 0)")
+    p.add_argument("--seed", type=SEED, default=0, help="random seed (default 0)")
     p.add_argument(
         "--policy",
         choices=POLICY_NAMES,
@@ -130,9 +132,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--size", type=Integer(2, 25), action="append",
                    help="board size, repeatable (default 9 13 19)")
-    p.add_argument("--playouts", type=Integer(1), default=100_000, help="playouts on 9x9 (100000)")
+    p.add_argument("--playouts", type=NODES, default=100_000, help="playouts on 9x9 (100000)")
     p.add_argument("--threads", type=Integer(1, 1024), default=1, help="threads (default 1)")
-    p.add_argument("--seed", type=Integer(0), default=1)
+    p.add_argument("--seed", type=SEED, default=1)
     p.add_argument(
         "--policy",
         choices=POLICY_NAMES,

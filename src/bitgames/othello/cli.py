@@ -19,7 +19,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bitgames.core.cli import (
+    COUNT,
     INTERRUPTED,
+    SEED,
+    WORKERS,
     Integer,
     Number,
     add_json_flag,
@@ -179,7 +182,7 @@ def _add_engine_commands(sub: argparse._SubParsersAction) -> None:
                     help="search depth per position (10)")
     bb.add_argument("--width", type=Number(0, 128), default=2.0,
                     help="follow moves within this many discs of the best (2.0)")
-    bb.add_argument("--max-positions", type=Integer(1),
+    bb.add_argument("--max-positions", type=COUNT,
                     help="stop after adding this many positions")
     _eval_args(bb)
     add_json_flag(bb)
@@ -211,29 +214,32 @@ def _add_engine_commands(sub: argparse._SubParsersAction) -> None:
                        "empties; held-out error per stage. Interrupt and run again to resume: "
                        "finished games and exact labels are kept.")
     t.add_argument("out", help="working directory (games, weights.npz, report.json)")
-    t.add_argument("--games", type=int, default=2000, help="number of self-play games (2000)")
-    t.add_argument("--seed", type=int, default=1, help="random seed (1)")
-    t.add_argument("--solve-empties", type=int, default=16,
+    t.add_argument("--games", type=COUNT, default=2000, help="number of self-play games (2000)")
+    t.add_argument("--seed", type=SEED, default=1, help="random seed (1)")
+    t.add_argument("--solve-empties", type=Integer(0, 60), default=16,
                    help="solve games exactly from this many empties (16)")
-    t.add_argument("--exact-empties", type=int, default=17,
+    t.add_argument("--exact-empties", type=Integer(0, 60), default=17,
                    help="label every recorded position with at most this many empties by "
                    "an exact solve (17)")
-    t.add_argument("--label-depth", type=int, default=4,
+    t.add_argument("--label-depth", type=Integer(1, 60), default=4,
                    help="search depth labelling earlier stages (4)")
-    t.add_argument("--play-depth", type=int, default=2, help="self-play search depth (2)")
+    t.add_argument("--play-depth", type=Integer(1, 60), default=2,
+                   help="self-play search depth (2)")
     t.add_argument("--play-weights", default="",
                    help="pattern weights (.npz) the self-play searches evaluate with "
                    "(default: the classic evaluation)")
-    t.add_argument("--random-min", type=int, default=6, help="fewest random opening plies (6)")
-    t.add_argument("--random-max", type=int, default=36, help="most random opening plies (36)")
-    t.add_argument("--window", type=int, default=2,
+    t.add_argument("--random-min", type=Integer(0, 60), default=6,
+                   help="fewest random opening plies (6)")
+    t.add_argument("--random-max", type=Integer(0, 60), default=36,
+                   help="most random opening plies (36)")
+    t.add_argument("--window", type=Integer(0, 64), default=2,
                    help="fit each stage on the labelled positions up to this many empties "
                    "beyond its own 4 (2)")
     t.add_argument("--damp", type=_floats, default=(3.0,),
                    help="ridge damping of the fit, or comma-separated candidates: each stage "
                    "takes the one that errs least on the validation games (3)")
-    t.add_argument("--chunk", type=int, default=25, help="games per saved chunk (25)")
-    t.add_argument("--workers", type=int, default=0, help="processes (default: all CPUs)")
+    t.add_argument("--chunk", type=COUNT, default=25, help="games per saved chunk (25)")
+    t.add_argument("--workers", type=WORKERS, help="processes (default: all CPUs)")
     t.add_argument("--scheduler", default="processes",
                    help="serial, processes (default) or tcp://host:port (Dask)")
     t.add_argument("--generate-only", action="store_true",
@@ -241,13 +247,20 @@ def _add_engine_commands(sub: argparse._SubParsersAction) -> None:
     t.set_defaults(func=cmd_train)
 
 
+#: a damping of the least-squares fit
+DAMP = Number(0)
+
+
 def _floats(text: str) -> tuple[float, ...]:
-    """``"1,3,6"`` -> ``(1.0, 3.0, 6.0)`` (argparse type)."""
+    """``"1,3,6"`` -> ``(1.0, 3.0, 6.0)`` (argparse type): finite numbers >= 0.
+
+    >>> _floats("1,3,6")
+    (1.0, 3.0, 6.0)
+    """
     try:
-        return tuple(float(x) for x in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a comma-separated list of numbers: {text!r}"
-                                         ) from None
+        return tuple(DAMP(x) for x in text.split(","))
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"in {text!r}: {exc}") from None
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -274,7 +287,7 @@ def cmd_train(args: argparse.Namespace) -> int:
                       play_depth=args.play_depth, play_weights=args.play_weights,
                       solve_empties=args.solve_empties,
                       exact_empties=args.exact_empties, label_depth=args.label_depth,
-                      window=args.window, damp=args.damp, workers=args.workers,
+                      window=args.window, damp=args.damp, workers=args.workers or 0,
                       scheduler=args.scheduler)
     trainer = Trainer(args.out, cfg)
     trainer.generate()
