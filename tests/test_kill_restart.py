@@ -46,6 +46,11 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def _says(text: str) -> Callable[[str], bool]:
+    """A test of a line: does it hold ``text``?"""
+    return lambda line: text in line
+
+
 def run_and_kill(argv: list[str], ready: Callable[[str], bool] | None = None,
                  stream: str = "stdout", after: float = 0.0) -> set[int]:
     """Run ``bitgames`` with ``argv``; ``kill -9`` it at the first line of ``stream`` for
@@ -91,7 +96,7 @@ def test_training_killed_leaves_no_workers_and_resumes_identically(tmp_path: Pat
     run([*train, str(tmp_path / "whole")])
     killed = tmp_path / "killed"
     for chunks in ("games: chunk 3/", "games: chunk 7/"):
-        assert run_and_kill([*train, str(killed)], chunks.__contains__,
+        assert run_and_kill([*train, str(killed)], _says(chunks),
                             stream="stderr") == set()
     run([*train, str(killed)])
     assert _hidden(killed) == []
@@ -134,7 +139,7 @@ def test_closebook_build_killed_leaves_no_half_file(tmp_path: Path) -> None:
     build = ["leiserchess", "closebook", "build", "--kings-only", "--out", str(path)]
     for delay in (0.2, 0.0):  # while starting, while solving
         assert (run_and_kill(build, after=delay) if delay else
-                run_and_kill(build, lambda x: "solving" in x, stream="stderr")) == set()
+                run_and_kill(build, _says("solving"), stream="stderr")) == set()
         assert not path.exists() or Closebook.load(path) is not None
     run(build)
     assert Closebook.load(path) is not None
@@ -147,7 +152,7 @@ def test_match_killed_resumes_with_the_same_games(tmp_path: Path) -> None:
     whole = [json.loads(x) for x in run([*match, "--save", str(tmp_path / "whole.jsonl")])
              .splitlines() if x.startswith("{")]
     save = tmp_path / "killed.jsonl"
-    assert run_and_kill([*match, "--save", str(save)], lambda x: '"game"' in x) == set()
+    assert run_and_kill([*match, "--save", str(save)], _says('"game"')) == set()
     run([*match, "--save", str(save), "--resume"])
 
     def games(path: Path) -> dict[int, list[str]]:
