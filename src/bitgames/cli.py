@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bitgames import __version__
-from bitgames.core.cli import WORKERS, add_json_flag, emit
+from bitgames.core.cli import WORKERS, Integer, add_json_flag, emit
 
 GAMES = {
     "othello": "Othello (Reversi): engine, exact endgame solver, book, NBoard, perft",
@@ -65,6 +65,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_json_flag(cache)
     cache.set_defaults(func=_cmd_cache_clear)
+
+    serve = games.add_parser(
+        "serve",
+        help="play and analyse every game in a web browser",
+        description="Start a local web server with a page for every game: play against "
+        "the engine by clicking, take back, hints, analysis with an evaluation graph, "
+        "engine-against-engine games, position strings and game records. Needs the "
+        "'web' extra (pip install 'bitgames[web]').",
+    )
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=Integer(1, 65535), default=8000,
+                       help="port (default 8000)")
+    serve.set_defaults(func=_cmd_serve)
 
     for game in installed_games():
         module = importlib.import_module(f"bitgames.{game}.cli")
@@ -134,6 +148,19 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
     jit.parallel_warmup(games, workers=args.workers, progress=done)
     if not args.json:
         print(f"all ready in {time.perf_counter() - start:.1f} s; cache: {jit.cache_root()}")
+    return 0
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from bitgames.web.app import serve
+    except ImportError as exc:
+        raise ValueError(f"the web app needs the 'web' extra (pip install 'bitgames[web]'): "
+                         f"{exc}") from None
+    try:
+        serve(args.host, args.port)
+    except OSError as exc:
+        raise ValueError(f"cannot listen on {args.host}:{args.port}: {exc}") from None
     return 0
 
 

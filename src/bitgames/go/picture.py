@@ -10,8 +10,10 @@ who owns each point (shaded squares, as the engine's playouts judge it).
 >>> text = svg(board)
 >>> text.count('class="stone black"'), text.count('class="stone white"')
 (1, 1)
->>> text.count('class="star"'), 'class="lastmove" data-square="C3"' in text
-(5, True)
+>>> text.count('class="star"'), text.count('class="point"')
+(5, 81)
+>>> 'class="lastmove" data-square="C3"' in text
+True
 """
 
 from __future__ import annotations
@@ -78,6 +80,10 @@ def svg(board: Board, lastmove: Move | str | None = None,
     for col, row in star_points(n):
         x, y = d.centre(col, n - 1 - row)
         d.circle(x, y, d.cell * 0.09, cls="star", fill="#000")
+    for point in range(n * n):  # a target for clicks and styles on every point
+        x, y = d.centre(*_cell(board, point))
+        d.rect(x - d.cell / 2, y - d.cell / 2, d.cell, d.cell, cls="point",
+               square=board.vertex(point), fill="transparent")
     if ownership is not None:
         if len(ownership) != n * n:
             raise ValueError(f"ownership needs {n * n} values (one per point), "

@@ -1,0 +1,282 @@
+// The bitgames page: one game per tab, drawn with the library's own SVG, moves made by
+// clicking the squares the server names for each legal move.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let game = null;        // the state the server sent last
+let picked = [];        // squares clicked so far for the next move
+let polling = null;
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function say(text) { $("message").textContent = text || ""; }
+
+async function run(action) {
+  try {
+    say("");
+    const state = await action();
+    if (state) show(state);
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+// -- starting a game ------------------------------------------------------------------------
+
+async function loadKinds() {
+  const kinds = await api("GET", "/api/kinds");
+  for (const kind of kinds) {
+    const option = document.createElement("option");
+    option.value = kind.key;
+    option.textContent = kind.title;
+    option.dataset.maxLevel = kind.max_level;
+    $("game").appendChild(option);
+  }
+  const wanted = new URLSearchParams(location.search).get("game");
+  if (wanted) $("game").value = wanted;
+}
+
+function players() {
+  const side = $("side").value;
+  if (side === "first") return ["human", "engine"];
+  if (side === "second") return ["engine", "human"];
+  if (side === "both") return ["human", "human"];
+  return ["engine", "engine"];
+}
+
+async function newGame(event) {
+  if (event) event.preventDefault();
+  if (game) closeGame();
+  const body = { game: $("game").value, level: Number($("level").value),
+                 players: players() };
+  if ($("seconds").value) body.seconds = Number($("seconds").value);
+  await run(() => api("POST", "/api/games", body));
+}
+
+function closeGame() {
+  if (game) navigator.sendBeacon(`/api/games/${game.id}/close`);
+  game = null;
+}
+
+// -- drawing --------------------------------------------------------------------------------
+
+function show(state) {
+  game = state;
+  picked = [];
+  $("board").innerHTML = state.svg;
+  $("board").dataset.game = state.game;
+  $("fen").value = state.fen;
+  $("save").href = `/api/games/${state.id}/record`;
+  $("save").download = `bitgames-${state.game}${state.extension}`;
+  showStatus(state);
+  showMoves(state);
+  showAnalysis(state);
+  showChoices();
+  markTargets();
+  const busy = state.thinking || (!state.over && !state.paused && state.to_move !== "human");
+  if (busy && !polling) polling = setInterval(refresh, 250);
+  if (!busy && polling) { clearInterval(polling); polling = null; }
+}
+
+async function refresh() {
+  if (!game) return;
+  try {
+    const state = await api("GET", `/api/games/${game.id}`);
+    if (state.moves.length !== game.moves.length || state.thinking !== game.thinking
+        || state.svg !== game.svg || state.analysis.length !== game.analysis.length) {
+      show(state);
+    } else {
+      game = state;
+      showStatus(state);
+      if (!state.thinking && polling && (state.over || state.paused
+                                          || state.to_move === "human")) {
+        clearInterval(polling); polling = null;
+      }
+    }
+  } catch (error) {
+    say(error.message);
+    clearInterval(polling); polling = null;
+  }
+}
+
+function showStatus(state) {
+  let text;
+  if (state.over) text = `Game over: ${state.result}`;
+  else if (state.to_move === "human") text = `${state.turn} to move (you)`;
+  else text = `${state.turn} to move (${state.to_move})`;
+  if (state.thinking) text += ` — engine thinking (${state.thinking})`;
+  if (state.paused && !state.over && state.to_move !== "human") text += " — paused";
+  $("status").textContent = text;
+  const live = state.live;
+  let info = live ? `depth ${live.depth}  score ${live.score}  pv ${live.pv.join(" ")}` : "";
+  if (state.hint && state.hint.move) {
+    info = `hint: ${state.hint.move} (${state.hint.score})  pv ${state.hint.pv.join(" ")}`;
+  }
+  $("live").textContent = info;
+  if (state.error) say(state.error);
+}
+
+function showMoves(state) {
+  const list = $("moves");
+  list.innerHTML = "";
+  const mistakes = new Set(state.analysis.filter((r) => r.mistake).map((r) => r.ply));
+  state.moves.forEach((move, i) => {
+    const item = document.createElement("li");
+    item.textContent = move;
+    if (mistakes.has(i + 1)) item.className = "mistake";
+    list.appendChild(item);
+  });
+}
+
+function showAnalysis(state) {
+  const body = $("analysis").querySelector("tbody");
+  body.innerHTML = "";
+  for (const row of state.analysis) {
+    const tr = document.createElement("tr");
+    if (row.mistake) tr.className = "mistake";
+    for (const value of [row.ply, row.move, row.best, row.score ?? "", row.loss ?? ""]) {
+      const td = document.createElement("td");
+      td.textContent = value === null ? "" : value;
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
+  $("graph").innerHTML = graph(state.analysis);
+}
+
+// the evaluation after each move, from the first player's side: a line over the plies
+function graph(rows) {
+  const points = rows.filter((r) => r.after !== undefined && r.after !== null);
+  if (points.length < 2) return "";
+  const width = 360, height = 120;
+  const values = points.map((r) => (r.ply % 2 === 1 ? r.after : -r.after));
+  const top = Math.max(1e-9, ...values.map(Math.abs));
+  const x = (i) => (i / (points.length - 1)) * (width - 10) + 5;
+  const y = (v) => height / 2 - (v / top) * (height / 2 - 5);
+  const line = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  const marks = points.map((r, i) => (r.mistake
+    ? `<circle class="mistake" cx="${x(i).toFixed(1)}" cy="${y(values[i]).toFixed(1)}" r="3" fill="#b00020"/>`
+    : "")).join("");
+  return `<svg class="evaluation" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+    `<line x1="0" y1="${height / 2}" x2="${width}" y2="${height / 2}" stroke="#999"/>` +
+    `<polyline points="${line}" fill="none" stroke="#2d4a36" stroke-width="2"/>${marks}</svg>`;
+}
+
+// -- moving by clicks -----------------------------------------------------------------------
+
+function candidates() {
+  if (!game || game.over || game.to_move !== "human" || game.thinking) return [];
+  return game.legal.filter((m) => m.squares.length > 0
+    && picked.every((square, i) => m.squares[i] === square));
+}
+
+function markTargets() {
+  const board = $("board");
+  board.querySelectorAll(".target, .picked").forEach((e) => e.classList.remove("target", "picked"));
+  const next = new Set(candidates().map((m) => m.squares[picked.length]).filter(Boolean));
+  board.querySelectorAll("[data-square]").forEach((element) => {
+    const square = element.dataset.square;
+    const kind = element.classList;
+    if (!(kind.contains("square") || kind.contains("point"))) return;
+    if (next.has(square)) kind.add("target");
+    if (picked.includes(square)) kind.add("picked");
+  });
+}
+
+// moves that need no square (a pass) or that the clicks leave open (a rotation) as buttons
+function showChoices() {
+  const area = $("choices");
+  area.innerHTML = "";
+  if (!game || game.over || game.to_move !== "human" || game.thinking) return;
+  const open = picked.length
+    ? candidates().filter((m) => m.squares.length === picked.length)
+    : game.legal.filter((m) => m.squares.length === 0);
+  for (const move of open) {
+    const button = document.createElement("button");
+    button.textContent = move.move;
+    button.className = "choice";
+    button.addEventListener("click", () => play(move.move));
+    area.appendChild(button);
+  }
+}
+
+function click(event) {
+  const element = event.target.closest("[data-square]");
+  if (!element || !game) return;
+  const square = element.dataset.square;
+  const before = picked;
+  picked = [...picked, square];
+  let open = candidates();
+  if (open.length === 0) {
+    picked = [square];            // start again from this square
+    open = candidates();
+    if (open.length === 0) {
+      picked = [];
+      markTargets();
+      showChoices();
+      if (game.to_move === "human" && !game.over && before.length === 0) {
+        say(`no move starts on ${square}`);
+      }
+      return;
+    }
+  }
+  const complete = open.filter((m) => m.squares.length === picked.length);
+  if (complete.length === 1 && open.length === 1) {
+    play(complete[0].move);
+    return;
+  }
+  say("");
+  markTargets();
+  showChoices();
+}
+
+function play(move) {
+  picked = [];
+  run(() => api("POST", `/api/games/${game.id}/move`, { move }));
+}
+
+// -- buttons --------------------------------------------------------------------------------
+
+function action(name) {
+  return () => run(() => api("POST", `/api/games/${game.id}/${name}`));
+}
+
+$("setup").addEventListener("submit", newGame);
+$("board").addEventListener("click", click);
+$("undo").addEventListener("click", action("undo"));
+$("hint").addEventListener("click", action("hint"));
+$("engine").addEventListener("click", action("engine"));
+$("stop").addEventListener("click", action("stop"));
+$("analyse").addEventListener("click", action("analyse"));
+$("typed").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = $("move-text").value.trim();
+  if (text) { $("move-text").value = ""; play(text); }
+});
+$("position").addEventListener("submit", (event) => {
+  event.preventDefault();
+  run(() => api("POST", `/api/games/${game.id}/position`, { fen: $("fen").value }));
+});
+$("load").addEventListener("submit", (event) => {
+  event.preventDefault();
+  run(() => api("POST", `/api/games/${game.id}/load`, { text: $("record").value }));
+});
+$("game").addEventListener("change", () => {
+  const option = $("game").selectedOptions[0];
+  $("level").max = option.dataset.maxLevel;
+  newGame();
+});
+$("engine").title = "the engine plays the side to move when it is an engine's";
+addEventListener("pagehide", closeGame);
+
+loadKinds().then(() => newGame()).catch((error) => say(error.message));
