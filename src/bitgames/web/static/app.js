@@ -210,10 +210,17 @@ function showChoices() {
   }
 }
 
+// the square under the pointer, whatever is drawn on top of it (a piece, a mirror, a dot)
+function squareAt(event) {
+  for (const element of document.elementsFromPoint(event.clientX, event.clientY)) {
+    if (element.dataset && element.dataset.square) return element.dataset.square;
+  }
+  return null;
+}
+
 function click(event) {
-  const element = event.target.closest("[data-square]");
-  if (!element || !game) return;
-  const square = element.dataset.square;
+  const square = squareAt(event);
+  if (!square || !game) return;
   const before = picked;
   picked = [...picked, square];
   let open = candidates();
