@@ -114,6 +114,11 @@ def shown_moves(driver: Any) -> list[str]:
         "return [...document.querySelectorAll('#moves li')].map(li => li.textContent)"))
 
 
+def answered(driver: Any, moves: int) -> Callable[[], bool]:
+    """Has the page shown ``moves`` moves, and is it the person's turn (or the end)?"""
+    return lambda: len(shown_moves(driver)) >= moves and bool(my_turn(driver))
+
+
 def open_game(driver: Any, server: str, key: str) -> None:
     driver.get(f"{server}/?game={key}")
     wait(lambda: page_state(driver) and page_state(driver)["game"] == key, what="the game")
@@ -134,8 +139,7 @@ def test_move_by_clicks_take_back_load_and_analyse(server: str, browser: Any,
         paths = [m["squares"] for m in legal]
         unique = [m for m in legal if m["squares"] and paths.count(m["squares"]) == 1]
         click_move(browser, unique[-1]["squares"])
-        wait(lambda t=turn: len(shown_moves(browser)) >= 2 * t and my_turn(browser),
-             what="the engine's answer")
+        wait(answered(browser, 2 * turn), what="the engine's answer")
     moves = shown_moves(browser)
     assert moves == page_state(browser)["moves"] and len(moves) == 4
     assert "to move (you)" in status(browser)
@@ -183,8 +187,7 @@ def test_a_whole_game_of_othello_by_clicks(server: str, browser: Any) -> None:
             click_move(browser, clickable[0]["squares"])
         else:  # a pass: the page offers it as a button
             browser.find_element("css selector", "#choices button").click()
-        wait(lambda: my_turn(browser) and page_state(browser)["moves"] != state["moves"],
-             what="the engine's answer")
+        wait(answered(browser, len(state["moves"]) + 1), what="the engine's answer")
     state = page_state(browser)
     assert state["over"] and status(browser) == f"Game over: {state['result']}"
     black, white = (int(x) for x in state["result"].split("-"))
