@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,7 +20,6 @@ from typing import Any
 import pytest
 
 pytest.importorskip("starlette")
-pytest.importorskip("uvicorn")
 webdriver = pytest.importorskip("selenium.webdriver")
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -30,28 +27,6 @@ DRIVER = shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None or DRIVER is None,
     reason="no headless browser: install Debian's chromium and chromium-driver")
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    import uvicorn
-
-    from bitgames.web.app import create_app
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
-    instance = uvicorn.Server(config)
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not instance.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(10)
 
 
 @pytest.fixture(scope="module")
@@ -219,3 +194,15 @@ def test_watch_the_engines_and_stop_them(server: str, browser: Any) -> None:
     played = len(shown_moves(browser))
     time.sleep(1.0)
     assert len(shown_moves(browser)) == played
+
+
+def test_an_opponent_given_as_a_player_spec(server: str, browser: Any) -> None:
+    browser.get(f"{server}/?game=othello")
+    wait(lambda: page_state(browser), what="the page")
+    browser.find_element("css selector", '#side option[value="second"]').click()
+    browser.find_element("id", "opponent").send_keys("level:1")
+    browser.find_element("id", "new").click()
+    wait(lambda: (page_state(browser) or {}).get("players", {}).get("first") == "level:1",
+         what="the new game")
+    wait(lambda: len(shown_moves(browser)) == 1 and my_turn(browser), what="its first move")
+    assert "white to move (you)" in status(browser)

@@ -46,12 +46,15 @@ async function loadKinds() {
   if (wanted) $("game").value = wanted;
 }
 
+// the sides; the opponent field names the engine (a match player spec) if filled in:
+// against a person it plays the other side, when watching it plays second
 function players() {
   const side = $("side").value;
-  if (side === "first") return ["human", "engine"];
-  if (side === "second") return ["engine", "human"];
+  const opponent = $("opponent").value.trim() || "engine";
+  if (side === "first") return ["human", opponent];
+  if (side === "second") return [opponent, "human"];
   if (side === "both") return ["human", "human"];
-  return ["engine", "engine"];
+  return ["engine", opponent];
 }
 
 async function newGame(event) {
