@@ -216,7 +216,7 @@ class Game:
         """Score every position of the game, from the start (:attr:`analysis`)."""
         with self.lock:
             self.analysis = []
-            self._start("analysis", self._analyse)
+            self._start("analysis", self.analyse)
 
     def stop(self) -> None:
         """Make a search end now (it plays or reports its best move so far)."""
@@ -270,9 +270,11 @@ class Game:
         with self.lock:
             self.hint = result
 
-    def _analyse(self, board: Any) -> None:
-        """Each position after each move, searched at the analysis limit; the score of the
-        side that moved, and the loss against the best move (a mistake when large)."""
+    def analyse(self, board: Any) -> None:
+        """Score each move of ``board``'s game into :attr:`analysis` (a row per move, added
+        as it is done): the best move and its value for the side that moved, the value of
+        the move played (``after``, from a search one ply less deep, so both look as far
+        ahead), the ``loss`` between them and whether it is a ``mistake``."""
         moves = list(board.move_stack)
         while board.move_stack:
             board.pop()
