@@ -86,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Plots with matplotlib (the 'plot' extra): 'game' analyses a game "
         "record with the engine and draws its evaluation after each move, mistakes marked; "
         "'match' draws the Elo difference after each game of a match saved with --save, "
-        "with its 95 %% interval; 'training' draws the held-out error per stage of an "
+        "with its 95 % interval; 'training' draws the held-out error per stage of an "
         "'othello train' run.",
     )
     plot.add_argument("what", choices=["game", "match", "training"])
