@@ -86,6 +86,17 @@ def test_hint_position_and_analysis(client: TestClient) -> None:
     rows = state["analysis"]
     assert [r["ply"] for r in rows] == [1, 2, 3, 4]
     assert all(r["loss"] >= 0 and r["mistake"] == (r["loss"] >= 4.0) for r in rows)
+    view = client.get(f"/api/games/{game_id}/view?ply=1").json()  # stepping through
+    from bitgames.othello.board import Board
+
+    after_f5 = Board()
+    after_f5.push("f5")
+    assert view["fen"] == after_f5.fen() and view["analysis"]["move"] == "f5"
+    assert view["svg"].count('class="disc black"') == 4
+    assert client.get(f"/api/games/{game_id}/view?ply=0").json()["fen"] == Board().fen()
+    for bad in ("5", "-1", "x", "", "²"):
+        response = client.get(f"/api/games/{game_id}/view", params={"ply": bad})
+        assert response.status_code == 400 and "ply must be" in response.json()["error"]
     fen = "---------------------------OX------XX-------X------------------- O"
     state = client.post(f"/api/games/{game_id}/position", json={"fen": fen}).json()
     assert state["fen"] == fen and state["moves"] == [] and state["turn"] == "white"

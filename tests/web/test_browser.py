@@ -132,6 +132,14 @@ def test_move_by_clicks_take_back_load_and_analyse(server: str, browser: Any,
     browser.execute_script("document.getElementById('record').value = arguments[0]", record)
     browser.find_element("css selector", "#load button").click()
     wait(lambda: shown_moves(browser) == moves, what="the loaded game")
+    # stepping through: the position after the first move, then back to the game
+    browser.find_elements("css selector", "#moves li")[0].click()
+    wait(lambda: browser.find_element("id", "viewing").is_displayed(), what="the first position")
+    assert f"after 1. {moves[0]}" in browser.find_element("id", "viewing-text").text
+    first = browser.find_element("css selector", "#board svg").get_attribute("outerHTML")
+    browser.find_element("id", "live-game").click()
+    wait(lambda: not browser.find_element("id", "viewing").is_displayed(), what="the game")
+    assert browser.find_element("css selector", "#board svg").get_attribute("outerHTML") != first
     browser.find_element("id", "analyse").click()
     wait(lambda: browser.execute_script(
         "return document.querySelectorAll('#analysis tbody tr').length") == 4,

@@ -16,6 +16,7 @@ talks JSON to these routes; each browser tab has its own :class:`~bitgames.web.s
 ``POST /api/games/ID/load``        ``{text}``: a game record in the game's format
 ``POST /api/games/ID/players``     ``{first, second}``: who plays each side
 ``POST /api/games/ID/analyse``     score every move of the game
+``GET /api/games/ID/view?ply=N``   the position after N moves, to step through
 ``GET /api/games/ID/record``       the game record, as a file
 ``DELETE /api/games/ID``           end the game (the page does so when it closes)
 =================================  ===============================================
@@ -217,6 +218,14 @@ def create_app(games: Games | None = None) -> Starlette:
         return JSONResponse(await run_in_threadpool(game.state))
 
     @guarded
+    async def view(request: Request) -> Response:
+        game = table.get(request.path_params["game_id"])
+        text = request.query_params.get("ply", "")
+        if not text.isdigit() or not text.isascii():
+            raise BitgamesError(f"ply must be a whole number, got {text!r}")
+        return JSONResponse(await run_in_threadpool(game.view, int(text)))
+
+    @guarded
     async def record(request: Request) -> Response:
         game = table.get(request.path_params["game_id"])
         text = await run_in_threadpool(game.record)
@@ -250,6 +259,7 @@ def create_app(games: Games | None = None) -> Starlette:
         Route("/api/games/{game_id}", close, methods=["DELETE"]),
         Route("/api/games/{game_id}/close", close, methods=["POST"]),
         Route("/api/games/{game_id}/record", record),
+        Route("/api/games/{game_id}/view", view),
         Route("/api/games/{game_id}/move", action(move), methods=["POST"]),
         Route("/api/games/{game_id}/undo", action(lambda g, d: g.undo()), methods=["POST"]),
         Route("/api/games/{game_id}/hint", action(lambda g, d: g.start_hint()),

@@ -321,6 +321,21 @@ class Game:
 
     # -- what the page shows -----------------------------------------------------------------
 
+    def view(self, ply: int, size: int = 480) -> dict[str, Any]:
+        """The position after ``ply`` moves of the game (0: the start), to step through
+        it: its picture (the move that led to it marked), position string and, once the
+        game is analysed, that move's row of the analysis."""
+        with self.lock:
+            moves = len(self.board.move_stack)
+            if not 0 <= ply <= moves:
+                raise BitgamesError(f"ply must be 0..{moves}, got {ply}")
+            board = self.board.copy()
+            for _ in range(moves - ply):
+                board.pop()
+            row = next((r for r in self.analysis if r["ply"] == ply), None)
+            return {"ply": ply, "plies": moves, "svg": self.kind.picture(board, size=size),
+                    "fen": board.fen(), "turn": color_name(board.turn), "analysis": row}
+
     def state(self, size: int = 480) -> dict[str, Any]:
         """Everything the page draws, JSON-ready."""
         with self.lock:

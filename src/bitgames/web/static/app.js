@@ -6,6 +6,7 @@ const $ = (id) => document.getElementById(id);
 let game = null;        // the state the server sent last
 let picked = [];        // squares clicked so far for the next move
 let polling = null;
+let viewing = null;     // the ply shown while stepping through the game, or null
 
 async function api(method, path, body) {
   const options = { method, headers: {} };
@@ -76,6 +77,8 @@ function closeGame() {
 function show(state) {
   game = state;
   picked = [];
+  viewing = null;
+  $("viewing").hidden = true;
   $("board").innerHTML = state.svg;
   $("board").dataset.game = state.game;
   $("fen").value = state.fen;
@@ -137,6 +140,7 @@ function showMoves(state) {
     const item = document.createElement("li");
     item.textContent = move;
     if (mistakes.has(i + 1)) item.className = "mistake";
+    item.addEventListener("click", () => step(i + 1));
     list.appendChild(item);
   });
 }
@@ -174,6 +178,28 @@ function graph(rows) {
     `<line x1="0" y1="${height / 2}" x2="${width}" y2="${height / 2}" stroke="#999"/>` +
     `<polyline points="${line}" fill="none" stroke="#2d4a36" stroke-width="2"/>${marks}</svg>`;
 }
+
+// -- stepping through the game ----------------------------------------------------------------
+
+async function step(ply) {
+  if (!game || ply < 0 || ply > game.moves.length) return;
+  try {
+    const view = await api("GET", `/api/games/${game.id}/view?ply=${ply}`);
+    viewing = view.ply;
+    $("board").innerHTML = view.svg;
+    $("viewing").hidden = false;
+    const row = view.analysis;
+    let text = view.ply === 0 ? "the start" : `after ${view.ply}. ${game.moves[view.ply - 1]}`;
+    if (row) text += ` — best ${row.best} (${row.best_score})` + (row.mistake ? ", a mistake" : "");
+    $("viewing-text").textContent = text;
+    document.querySelectorAll("#moves li").forEach((li, i) =>
+      li.classList.toggle("current", i + 1 === view.ply));
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+function backToGame() { if (game) show(game); }
 
 // -- moving by clicks -----------------------------------------------------------------------
 
@@ -223,7 +249,7 @@ function squareAt(event) {
 
 function click(event) {
   const square = squareAt(event);
-  if (!square || !game) return;
+  if (!square || !game || viewing !== null) return;
   const before = picked;
   picked = [...picked, square];
   let open = candidates();
@@ -262,6 +288,15 @@ function action(name) {
 }
 
 $("setup").addEventListener("submit", newGame);
+$("back").addEventListener("click", () => step(viewing - 1));
+$("forward").addEventListener("click", () => step(viewing + 1));
+$("live-game").addEventListener("click", backToGame);
+addEventListener("keydown", (event) => {
+  if (!game || event.target.closest("input, textarea")) return;
+  if (event.key === "ArrowLeft") step((viewing ?? game.moves.length) - 1);
+  if (event.key === "ArrowRight" && viewing !== null) step(viewing + 1);
+  if (event.key === "Escape") backToGame();
+});
 $("board").addEventListener("click", click);
 $("undo").addEventListener("click", action("undo"));
 $("hint").addEventListener("click", action("hint"));
