@@ -23,7 +23,7 @@ BAD = [
     (["othello", "play", "--level", "21"], "argument --level: must be 1..20, got 21"),
     (["othello", "play", "--movetime", "0"], "argument --movetime: must be more than 0"),
     (["draughts", "analyze", "--level", "٣"], "argument --level: expected a whole number"),
-    (["draughts", "analyze", "--nodes", "-5"], "argument --nodes: must be at least 1"),
+    (["draughts", "analyze", "--nodes", "-5"], "argument --nodes: must be 1..1000000000000, got -5"),
     (["draughts", "perft", "-1"], "argument depth: must be 0..40, got -1"),
     (["go", "gtp", "--seconds", "nan"],
      "argument --movetime/--seconds: expected a finite number, got 'nan'"),
@@ -35,11 +35,11 @@ BAD = [
     (["leiserchess", "search", "--depth", "-1"], "argument --depth: must be 1..255, got -1"),
     (["leiserchess", "perft", "0"], "argument depth: must be 1..40, got 0"),
     (["leiserchess", "match", "depth:1", "depth:1", "--games", "0"],
-     "argument --games: must be at least 1, got 0"),
+     "argument --games: must be 1..1000000000, got 0"),
     (["leiserchess", "match", "a", "b", "--random-plies", "1000"],
      "argument --random-plies: must be 0..100, got 1000"),
     (["othello", "match", "a", "b", "--max-plies", "-1"],
-     "argument --max-plies: must be at least 1"),
+     "argument --max-plies: must be 1..1000000000, got -1"),
 ]
 
 
