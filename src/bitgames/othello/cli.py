@@ -246,6 +246,23 @@ def _add_engine_commands(sub: argparse._SubParsersAction) -> None:
                    help="only play the games and solve their exact labels")
     t.set_defaults(func=cmd_train)
 
+    w = sub.add_parser(
+        "wthor", help="read WTHOR tournament game files: list, filter, convert",
+        description="Read the French federation's WTHOR files (WTH_YYYY.wtb; player and "
+        "tournament names from WTHOR.JOU and WTHOR.TRN in the same folder). Every game is "
+        "replayed by our rules. Lists one game per line, or writes them as GGF or "
+        "transcripts; filters by player, year and opening.")
+    w.add_argument("files", nargs="+", help="WTH_YYYY.wtb files")
+    w.add_argument("--player", help="only games of a player whose name contains this "
+                   "(any case)")
+    w.add_argument("--year", type=Integer(1900, 2200), help="only games of this year")
+    w.add_argument("--opening", help="only games that begin with these moves (f5d6c3)")
+    w.add_argument("--to", choices=["list", "ggf", "transcript"], default="list",
+                   help="what to print for each game (default: list)")
+    w.add_argument("--limit", type=COUNT, help="print at most this many games")
+    add_json_flag(w)
+    w.set_defaults(func=cmd_wthor)
+
 
 #: a damping of the least-squares fit
 DAMP = Number(0)
@@ -261,6 +278,42 @@ def _floats(text: str) -> tuple[float, ...]:
         return tuple(DAMP(x) for x in text.split(","))
     except argparse.ArgumentTypeError as exc:
         raise argparse.ArgumentTypeError(f"in {text!r}: {exc}") from None
+
+
+def cmd_wthor(args: argparse.Namespace) -> int:
+    """``bitgames othello wthor FILE...``: the games of WTHOR files, filtered."""
+    from bitgames.othello.ggf import game_to_ggf
+    from bitgames.othello.wthor import Names, games_of
+
+    opening = "".join((args.opening or "").lower().split())
+    player = (args.player or "").lower()
+    names = Names.beside(args.files[0])
+    shown = 0
+    for path, number, game in games_of(args.files):
+        if args.limit is not None and shown >= args.limit:
+            break
+        black, white = names.player(game.black), names.player(game.white)
+        if ((args.year is not None and game.year != args.year)
+                or (player and player not in black.lower() and player not in white.lower())
+                or not game.transcript().startswith(opening)):
+            continue
+        board = game.board()
+        result = f"{game.black_discs}-{64 - game.black_discs}" if board.is_game_over() else "*"
+        record = {"file": path.name, "game": number, "year": game.year,
+                  "tournament": names.tournament(game.tournament), "black": black,
+                  "white": white, "black_discs": game.black_discs,
+                  "theoretical": game.theoretical, "moves": game.transcript()}
+        if args.to == "ggf":
+            text = game_to_ggf(board, black, white, result=result)
+        elif args.to == "transcript":
+            text = game.transcript()
+        else:
+            text = (f"{game.year} {record['tournament']}: {black} - {white} "
+                    f"{game.black_discs}-{64 - game.black_discs} (perfect play: "
+                    f"{game.theoretical}) {game.transcript()}")
+        emit(record, args.json, text)
+        shown += 1
+    return 0
 
 
 def cmd_train(args: argparse.Namespace) -> int:
