@@ -4,6 +4,7 @@ game played through them is the same game replayed through the Board API."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ pytest.importorskip("gymnasium")
 
 from bitgames.env import SingleAgentEnv, make, names  # noqa: E402
 
-OPTIONS = {"go": {"size": 5}}
+OPTIONS: dict[str, dict[str, Any]] = {"go": {"size": 5}}
 
 
 @pytest.mark.parametrize("name", names())
