@@ -99,3 +99,43 @@ def test_single_agent_against_the_engine() -> None:
         total += reward
         done = done or truncated
     assert total in (-1.0, 0.0, 1.0) and env.board.is_game_over()
+
+
+@pytest.mark.parametrize("name", names())
+def test_rgb_array_is_the_board_picture(name: str) -> None:
+    env = make(name, render_mode="rgb_array", **OPTIONS.get(name, {}))
+    env.reset(seed=3)
+    image = env.render()
+    assert isinstance(image, np.ndarray)
+    assert image.shape == (400, 400, 3) and image.dtype == np.uint8
+    assert len(np.unique(image.reshape(-1, 3), axis=0)) >= 2
+    single = SingleAgentEnv(name, render_mode="rgb_array", **OPTIONS.get(name, {}))
+    single.reset(seed=3)
+    assert np.array_equal(single.render(), image)  # the same start, the same picture
+
+
+def test_rgb_array_shows_the_discs() -> None:
+    from bitgames.othello.picture import svg
+
+    env = make("othello", render_mode="rgb_array")
+    env.reset()
+    image = env.render()
+    assert isinstance(image, np.ndarray)
+    cell = 400 / 9  # eight cells and a half-cell margin on each side
+
+    def centre(col: int, row: int) -> list[int]:
+        return list(image[int(cell * (row + 1)), int(cell * (col + 1))].tolist())
+
+    assert max(centre(4, 3)) < 60  # e4: a black disc
+    assert min(centre(3, 3)) > 200  # d4: a white disc
+    assert min(centre(0, 0)) < 100 < max(centre(0, 0))  # a1: the green board
+    assert svg(env.board).count("disc black") == 2
+
+
+def test_a_bad_render_mode_is_refused() -> None:
+    from bitgames.core.errors import BitgamesError
+
+    with pytest.raises(BitgamesError, match="render_mode must be one of"):
+        make("othello", render_mode="video")
+    with pytest.raises(BitgamesError, match="render_mode must be one of"):
+        SingleAgentEnv("othello", render_mode="human")

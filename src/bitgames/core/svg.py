@@ -10,6 +10,9 @@ the ``data-square`` of its square, so that tests, style sheets and the web page 
 >>> d.rect(*d.corner(0, 0), d.cell, d.cell, cls="square", fill="#eee", square="a1")
 >>> d.render().startswith('<svg xmlns="http://www.w3.org/2000/svg"')
 True
+
+:func:`raster` turns such a picture into an RGB array (for learning environments'
+``render_mode="rgb_array"``), drawing its shapes without the text.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from xml.sax.saxutils import escape, quoteattr
+
+import numpy as np
 
 #: the colour of arrows and marks given by callers
 ARROW = "#15781b"
@@ -125,3 +130,118 @@ class Drawing:
         size = f"{self.size:d}"
         return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
                 f'viewBox="0 0 {size} {size}">' + "".join(self._items) + "</svg>")
+
+
+# -- pictures as arrays ---------------------------------------------------------------------
+
+_NAMED = {"black": "#000000", "white": "#ffffff"}
+
+
+def _colour(value: str | None) -> np.ndarray | None:
+    """``#rgb`` / ``#rrggbb`` / black / white as RGB floats; None for none/transparent."""
+    if value is None or value in ("none", "transparent"):
+        return None
+    text = _NAMED.get(value, value).lstrip("#")
+    if len(text) == 3:
+        text = "".join(c * 2 for c in text)
+    if len(text) != 6:
+        raise ValueError(f"cannot draw the colour {value!r}")
+    return np.array([int(text[i: i + 2], 16) for i in (0, 2, 4)], dtype=np.float64)
+
+
+def _segment_distance(xs: np.ndarray, ys: np.ndarray, a: tuple[float, float],
+                      b: tuple[float, float]) -> np.ndarray:
+    (x1, y1), (x2, y2) = a, b
+    dx, dy = x2 - x1, y2 - y1
+    length = dx * dx + dy * dy
+    t = np.clip(((xs - x1) * dx + (ys - y1) * dy) / length, 0, 1) if length else 0.0
+    return np.asarray(np.hypot(xs - (x1 + t * dx), ys - (y1 + t * dy)))
+
+
+def _inside_polygon(xs: np.ndarray, ys: np.ndarray, points: list[tuple[float, float]]
+                    ) -> np.ndarray:
+    inside = np.zeros(xs.shape, dtype=bool)
+    for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1], strict=True):
+        crosses = (y1 > ys) != (y2 > ys)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            at = x1 + (ys - y1) * (x2 - x1) / (y2 - y1)
+        inside ^= crosses & (xs < at)
+    return inside
+
+
+def raster(svg: str) -> np.ndarray:
+    """An SVG picture made by :class:`Drawing` as an RGB array (height x width x 3,
+    ``uint8``): rectangles, circles, lines and polygons with their fill, stroke and
+    opacity, in order; text is left out.
+
+    >>> d = Drawing(cells=2, size=40, margin=False)
+    >>> d.rect(0, 0, 40, 40, fill="#ffffff")
+    >>> d.circle(10, 10, 6, fill="#000")
+    >>> image = raster(d.render())
+    >>> image.shape, image[10, 10].tolist(), image[30, 30].tolist()
+    ((40, 40, 3), [0, 0, 0], [255, 255, 255])
+    """
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(svg)
+    width, height = round(float(root.get("width", 0))), round(float(root.get("height", 0)))
+    image = np.full((height, width, 3), 255.0)
+    for element in root:
+        tag = element.tag.rsplit("}", 1)[-1]
+        get = element.get
+        if tag == "text":
+            continue
+        if tag == "polygon":
+            pts = [(float(x), float(y)) for x, y in
+                   (pair.split(",") for pair in (get("points") or "").split())]
+            box = (min(p[0] for p in pts), min(p[1] for p in pts),
+                   max(p[0] for p in pts), max(p[1] for p in pts))
+        elif tag == "rect":
+            x, y = float(get("x", 0)), float(get("y", 0))
+            w, h = float(get("width", 0)), float(get("height", 0))
+            box = (x, y, x + w, y + h)
+        elif tag == "circle":
+            cx, cy, r = float(get("cx", 0)), float(get("cy", 0)), float(get("r", 0))
+            box = (cx - r, cy - r, cx + r, cy + r)
+        elif tag == "line":
+            a = (float(get("x1", 0)), float(get("y1", 0)))
+            b = (float(get("x2", 0)), float(get("y2", 0)))
+            box = (min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
+        else:
+            continue
+        stroke = _colour(get("stroke"))
+        half = float(get("stroke-width", 1)) / 2 if stroke is not None else 0.0
+        x0, y0 = max(int(box[0] - half - 1), 0), max(int(box[1] - half - 1), 0)
+        x1, y1 = min(int(box[2] + half + 2), width), min(int(box[3] + half + 2), height)
+        if x0 >= x1 or y0 >= y1:
+            continue
+        ys, xs = np.mgrid[y0:y1, x0:x1] + 0.5
+        fill = _colour(get("fill", "#000")) if tag != "line" else None
+        alpha = float(get("opacity", 1)) * float(get("fill-opacity", 1))
+        filled = stroked = None
+        if tag == "rect":
+            filled = (xs >= box[0]) & (xs < box[2]) & (ys >= box[1]) & (ys < box[3])
+            if stroke is not None:
+                outer = ((xs >= box[0] - half) & (xs < box[2] + half)
+                         & (ys >= box[1] - half) & (ys < box[3] + half))
+                inner = ((xs >= box[0] + half) & (xs < box[2] - half)
+                         & (ys >= box[1] + half) & (ys < box[3] - half))
+                stroked = outer & ~inner
+        elif tag == "circle":
+            distance = np.hypot(xs - cx, ys - cy)
+            filled = distance <= r
+            if stroke is not None:
+                stroked = np.abs(distance - r) <= half
+        elif tag == "line":
+            stroked = _segment_distance(xs, ys, a, b) <= max(half, 0.5)
+        else:
+            filled = _inside_polygon(xs, ys, pts)
+            if stroke is not None:
+                stroked = np.zeros(xs.shape, dtype=bool)
+                for p, q in zip(pts, pts[1:] + pts[:1], strict=True):
+                    stroked |= _segment_distance(xs, ys, p, q) <= half
+        view = image[y0:y1, x0:x1]
+        for mask, colour in ((filled, fill), (stroked, stroke)):
+            if mask is not None and colour is not None:
+                view[mask] = (1 - alpha) * view[mask] + alpha * colour
+    return np.clip(np.round(image), 0, 255).astype(np.uint8)

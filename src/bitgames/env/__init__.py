@@ -34,11 +34,14 @@ __all__ = ["GameEnv", "SingleAgentEnv", "make", "names"]
 def make(name: str, **options: object) -> GameEnv:
     """The AEC environment of game ``name`` (see :func:`names`); ``options`` go to the
     game's board (Go: ``size``, ``komi``) and to the environment (``max_plies``: a game
-    still going after that many plies is truncated)."""
+    still going after that many plies is truncated; ``render_mode``: ``ansi``, ``human``
+    or ``rgb_array``)."""
     from bitgames.core.errors import BitgamesError
 
     if name not in CODECS:
         raise BitgamesError(f"unknown environment {name!r}; known: {', '.join(names())}")
     max_plies = options.pop("max_plies", None)
+    render_mode = options.pop("render_mode", None)
     codec = CODECS[name](**options)
-    return GameEnv(codec, max_plies=None if max_plies is None else int(max_plies))  # type: ignore[call-overload]
+    return GameEnv(codec, max_plies=None if max_plies is None else int(max_plies),  # type: ignore[call-overload]
+                   render_mode=None if render_mode is None else str(render_mode))

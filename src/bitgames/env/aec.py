@@ -8,7 +8,23 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from bitgames.core.errors import BitgamesError
 from bitgames.env.codecs import Codec
+
+
+def check_render_mode(mode: str | None, modes: Any) -> str | None:
+    """``mode`` if it is one of ``modes`` (or None); :class:`BitgamesError` otherwise."""
+    if mode is not None and mode not in modes:
+        raise BitgamesError(f"render_mode must be one of {', '.join(modes)}, got {mode!r}")
+    return mode
+
+
+def rgb_array(board: Any) -> np.ndarray:
+    """The board's picture (``bitgames.<game>.svg``, as notebooks show it) as an RGB
+    array, height x width x 3 (:func:`bitgames.core.svg.raster`)."""
+    from bitgames.core.svg import raster
+
+    return raster(board._repr_svg_())
 
 
 class GameEnv(AECEnv):
@@ -20,14 +36,15 @@ class GameEnv(AECEnv):
     played it gets -1, the other +1 (PettingZoo's convention for its classic games).
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "bitgames", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "name": "bitgames",
+                "is_parallelizable": False}
 
     def __init__(self, codec: Codec, max_plies: int | None = None,
                  render_mode: str | None = None) -> None:
         super().__init__()
         self.codec = codec
         self.max_plies = codec.max_plies if max_plies is None else max_plies
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.possible_agents = list(codec.agents)
         self.agents = list(codec.agents)
         self.observation_spaces = {
@@ -104,8 +121,11 @@ class GameEnv(AECEnv):
         self.terminations = {a: True for a in self.agents}
         self.infos = {a: dict(info) for a in self.agents}
 
-    def render(self) -> str | None:
-        """The board as text (``ansi``: returned; ``human``: printed)."""
+    def render(self) -> str | np.ndarray | None:
+        """The board as text (``ansi``: returned; ``human``: printed) or as the picture of
+        ``bitgames.<game>.svg`` in an RGB array (``rgb_array``: height x width x 3)."""
+        if self.render_mode == "rgb_array":
+            return rgb_array(self.board)
         text = str(self.board)
         if self.render_mode == "human":
             print(text)

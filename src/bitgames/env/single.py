@@ -16,6 +16,7 @@ import gymnasium as gym
 import numpy as np
 
 from bitgames.core.errors import BitgamesError
+from bitgames.env.aec import check_render_mode, rgb_array
 from bitgames.env.codecs import CODECS
 
 
@@ -26,7 +27,7 @@ class SingleAgentEnv(gym.Env):
     :class:`bitgames.env.aec.GameEnv`; reward +1 / -1 / 0 when the game ends; an illegal
     action loses at once. ``options`` go to the game's board (Go: ``size``, ``komi``)."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi", "rgb_array"]}
 
     def __init__(self, name: str, opponent: str = "random", seat: str | None = None,
                  max_plies: int | None = None, render_mode: str | None = None,
@@ -38,7 +39,7 @@ class SingleAgentEnv(gym.Env):
         if self.seat not in self.codec.agents:
             raise BitgamesError(f"seat must be one of {', '.join(self.codec.agents)}")
         self.max_plies = max_plies or self.codec.max_plies
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.observation_space = gym.spaces.Dict({
             "observation": gym.spaces.Box(0, 1, self.codec.shape, dtype=np.int8),
             "action_mask": gym.spaces.Box(0, 1, (self.codec.n_actions,), dtype=np.int8),
@@ -93,5 +94,8 @@ class SingleAgentEnv(gym.Env):
         truncated = not done and len(self.board.move_stack) >= self.max_plies
         return self._observation(), self._result() if done else 0.0, done, truncated, {}
 
-    def render(self) -> str:
+    def render(self) -> str | np.ndarray:
+        """The board as text (``ansi``) or as its picture in an RGB array (``rgb_array``)."""
+        if self.render_mode == "rgb_array":
+            return rgb_array(self.board)
         return str(self.board)
