@@ -16,10 +16,11 @@ def test_clock_keeps_the_lag_off() -> None:
     session = GtpSession(limit=Limit(nodes=10))
     for line in ("time_settings 5 0 0", "time_left b 3.5 0", "time_left w 0.1 0"):
         session.handle(line)
-    assert session._limit(False) == Limit(remaining=3.5 - LAG)
-    assert session._limit(True) == Limit(remaining=0.0)
+    # the session's own cap (10 playouts) stays under the clock
+    assert session._limit(False) == Limit(nodes=10, remaining=3.5 - LAG)
+    assert session._limit(True) == Limit(nodes=10, remaining=0.0)
     session.handle("time_left b 1e30 0")  # no more than the settings gave
-    assert session._limit(False) == Limit(remaining=5.0 - LAG)
+    assert session._limit(False) == Limit(nodes=10, remaining=5.0 - LAG)
 
 
 def test_short_game_not_lost_on_time() -> None:

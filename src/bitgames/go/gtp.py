@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bitgames import __version__
-from bitgames.core.engine import Limit, SearchResult
+from bitgames.core.engine import Limit, SearchResult, with_clock
 from bitgames.core.errors import BitgamesError, EngineError, ProtocolError
 from bitgames.core.files import FileError, read_text
 from bitgames.core.protocol import (
@@ -200,13 +200,15 @@ class GtpSession(Session):
         return ""
 
     def _limit(self, color: Color) -> Limit:
-        """The controller's clock when it sent one, less :data:`LAG` for the time our
-        answer takes to reach it (the controller's clock runs from sending ``genmove``
-        to reading the reply), else the session's limit."""
+        """The session's limit, with the controller's clock on top when it sent one: the
+        time left less :data:`LAG` for the time our answer takes to reach it (the
+        controller's clock runs from sending ``genmove`` to reading the reply). A clock
+        never raises the session's own caps (``--playouts 50`` stays 50 playouts a move,
+        whatever time the controller offers)."""
         if color in self.time_left and (self.main_time > 0 or self.byo_time > 0):
             left, stones = self.time_left[color]
-            return Limit(remaining=max(left - LAG, 0.0),
-                         moves_to_go=stones if stones > 0 else None)
+            return with_clock(self.limit, Limit(remaining=max(left - LAG, 0.0),
+                                                moves_to_go=stones if stones > 0 else None))
         return self.limit
 
     def _genmove(self, args: list[str], play: bool, cleanup: bool = False) -> str:
