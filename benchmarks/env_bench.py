@@ -2,7 +2,7 @@
 
 Run: python benchmarks/env_bench.py [--seconds 3] [--others]
 
-Prints steps/s for ``VectorGame("othello")`` at batch sizes 1, 64 and 1024 on 1 and 2
+Prints steps/s for ``VectorGame("othello")`` at batch sizes 1, 64, 1024 and 16384 on 1 and 2
 threads (random legal moves drawn inside the kernel), then for the AEC environment of every
 game (``bitgames.env.make``; a random legal action from the mask each step, in Python).
 With ``--others`` it also times OpenSpiel's Othello, checkers and Go 9x9 and pgx's Othello
@@ -112,7 +112,7 @@ def main() -> None:
     args = ap.parse_args()
     rows: list[tuple[str, float]] = []
     for threads in (1, 2):
-        for batch in (1, 64, 1024):
+        for batch in (1, 64, 1024, 16384):
             rows.append((f"VectorGame othello, batch {batch}, {threads} thread(s)",
                          vector(batch, threads, args.seconds)))
             print(f"{rows[-1][0]}: {rows[-1][1] / 1e6:.2f} M steps/s", flush=True)
