@@ -162,6 +162,7 @@ def test_bad_requests_to_a_game(client: TestClient) -> None:
         assert response.status_code == status and fragment in response.json()["error"], (
             response.status_code, response.text[:200])
     state = client.get(url).json()  # nothing was changed by the refused requests
+    assert state["turn"] == "tangerine"  # Leiserchess's own names for the sides
     assert state["moves"] == [] and state["fen"] == GAMES["leiserchess"].kit().new_board().fen()
     client.delete(url)
 

@@ -47,6 +47,12 @@ class GameKind:
     #: the analysis's limits at a level: for the position before a move, and for the one
     #: after it (one ply less deep, so that both values look as far ahead)
     analysis_limits: Callable[[int], tuple[Limit, Limit]] = lambda level: _plies(level)
+    #: what players call the two sides: (White's name, Black's name)
+    sides: tuple[str, str] = ("white", "black")
+
+    def side_name(self, color: bool) -> str:
+        """The name of side ``color`` (``True``: White, as in every game's ``Board``)."""
+        return self.sides[0] if color else self.sides[1]
 
 
 def _plies(level: int) -> tuple[Limit, Limit]:
@@ -143,7 +149,7 @@ def _leiserchess() -> GameKind:
         return [start, start] if move.is_rotation() else [start, square_name(move.to_square)]
 
     return GameKind("leiserchess", "Leiserchess", match_kit, svg, read, squares,
-                    "6.172 game record", ".txt", 10, 0.6)
+                    "6.172 game record", ".txt", 10, 0.6, sides=("tangerine", "lavender"))
 
 
 GAMES: dict[str, GameKind] = {kind.key: kind for kind in (

@@ -22,7 +22,6 @@ import time
 import uuid
 from typing import Any
 
-from bitgames.core.board import color_name
 from bitgames.core.engine import Info, Limit, SearchResult
 from bitgames.core.errors import BitgamesError
 from bitgames.core.match import PlayerSpec, make_player
@@ -286,7 +285,8 @@ class Game:
             mover = board.turn
             board.push(move)
             row: dict[str, Any] = {
-                "ply": len(board.move_stack), "move": str(move), "color": color_name(mover),
+                "ply": len(board.move_stack), "move": str(move),
+                "color": self.kind.side_name(mover),
                 "best": None if before.move is None else str(before.move),
                 "best_score": _score(before), "value": _value(before)}
             if not board.is_game_over():
@@ -334,7 +334,8 @@ class Game:
                 board.pop()
             row = next((r for r in self.analysis if r["ply"] == ply), None)
             return {"ply": ply, "plies": moves, "svg": self.kind.picture(board, size=size),
-                    "fen": board.fen(), "turn": color_name(board.turn), "analysis": row}
+                    "fen": board.fen(), "turn": self.kind.side_name(board.turn),
+                    "analysis": row}
 
     def state(self, size: int = 480) -> dict[str, Any]:
         """Everything the page draws, JSON-ready."""
@@ -355,7 +356,7 @@ class Game:
             live = self.live
             return {
                 "id": self.id, "game": self.kind.key, "title": self.kind.title,
-                "svg": picture, "fen": board.fen(), "turn": color_name(board.turn),
+                "svg": picture, "fen": board.fen(), "turn": self.kind.side_name(board.turn),
                 "moves": [str(m) for m in board.move_stack], "legal": legal,
                 "over": over, "result": board.result() if over else None,
                 "players": {"first": self.specs[0], "second": self.specs[1]},
