@@ -174,3 +174,21 @@ def test_games_are_capped_and_closing_frees_them() -> None:
         assert refused.status_code == 400 and "2 games are open" in refused.json()["error"]
         c.post(f"/api/games/{ids[0]}/close")
         assert c.post("/api/games", json={"game": "othello"}).status_code == 201
+
+
+def test_a_finished_go_game_is_scored_as_matches_score_it(client: TestClient) -> None:
+    """Area with the dead stones judged and removed (the match runner's scoring), not the
+    bare count of ``Board.result``."""
+    from bitgames.go.cli import match_kit
+
+    game_id = new(client, game="go9", players=["human", "human"])["id"]
+    # a black wall on the D file, a lone white stone on B5 behind it: dead
+    moves = ["D1", "B5"] + [m for rank in range(2, 10) for m in (f"D{rank}", "pass")] + ["pass"]
+    for move in moves:
+        state = client.post(f"/api/games/{game_id}/move", json={"move": move}).json()
+    assert state["over"]
+    board = GAMES["go9"].read(client.get(f"/api/games/{game_id}/record").text)
+    expected = match_kit(size=9).final_result(board)[1]
+    assert state["result"] == expected == "B+73.5"  # B5 removed: the A-C files are Black's
+    assert board.result() == "B+45.5"  # the bare area count leaves them to no one
+    client.delete(f"/api/games/{game_id}")

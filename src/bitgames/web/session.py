@@ -74,6 +74,7 @@ class Game:
         self.error: str | None = None
         self.analysis: list[dict[str, Any]] = []
         self.paused = False  # no engine moves until resumed (after a load, an undo)
+        self._final: tuple[Any, str] | None = None  # (position, result) of a finished game
         self.last_used = time.monotonic()
         self._worker: threading.Thread | None = None
 
@@ -168,7 +169,7 @@ class Game:
         with self.lock:
             first, second = (self._name(c) for c in (self.first_color, not self.first_color))
             white, black = (first, second) if self.first_color else (second, first)
-            result = self.board.result() if self.board.is_game_over() else "*"
+            result = self._result() if self.board.is_game_over() else "*"
             return str(self.kit.record(self.board.copy(), white, black, result))
 
     def _name(self, color: bool) -> str:
@@ -321,6 +322,16 @@ class Game:
 
     # -- what the page shows -----------------------------------------------------------------
 
+    def _result(self) -> str:
+        """The finished game's result as the match runner scores it (Go: with the dead
+        stones judged and removed, ``B+3.5``), worked out once per final position."""
+        key = (self.board.fen(), len(self.board.move_stack))
+        if self._final is None or self._final[0] != key:
+            final = self.kit.final_result
+            text = str(final(self.board)[1] if final is not None else self.board.result())
+            self._final = (key, text)
+        return self._final[1]
+
     def view(self, ply: int, size: int = 480) -> dict[str, Any]:
         """The position after ``ply`` moves of the game (0: the start), to step through
         it: its picture (the move that led to it marked), position string and, once the
@@ -358,7 +369,7 @@ class Game:
                 "id": self.id, "game": self.kind.key, "title": self.kind.title,
                 "svg": picture, "fen": board.fen(), "turn": self.kind.side_name(board.turn),
                 "moves": [str(m) for m in board.move_stack], "legal": legal,
-                "over": over, "result": board.result() if over else None,
+                "over": over, "result": self._result() if over else None,
                 "players": {"first": self.specs[0], "second": self.specs[1]},
                 "to_move": self.side(board.turn), "level": self.level,
                 "thinking": self.thinking, "paused": self.paused, "error": self.error,
