@@ -67,7 +67,7 @@ KERNEL_MODULES: dict[str, tuple[str, ...]] = {
     ),
     "draughts": ("bitgames.draughts.kernels", "bitgames.draughts.search",
                  "bitgames.draughts.egdb"),
-    "go": ("bitgames.go.kernels", "bitgames.go.mcts"),
+    "go": ("bitgames.go.kernels", "bitgames.go.mcts", "bitgames.go.vector"),
     "leiserchess": (
         "bitgames.leiserchess.kernels",
         "bitgames.leiserchess.eval",

@@ -53,8 +53,14 @@ def mix64(z: int | np.uint64) -> np.uint64:
 
 def next_u64(state: np.ndarray) -> np.uint64:
     """Advance ``state[0]`` by one step and return the next 64-bit output."""
-    s = (int(state[0]) + GAMMA) & MASK64
-    state[0] = s
+    return next_at(state, 0)
+
+
+def next_at(states: np.ndarray, i: int) -> np.uint64:
+    """Advance stream ``i`` of a batch of states (``states[i]``) and return its next
+    output: the same as :func:`next_u64` of that state, without making a view of it."""
+    s = (int(states[i]) + GAMMA) & MASK64
+    states[i] = s
     return U(_mix_int(s))
 
 
@@ -90,13 +96,19 @@ def below(state: np.ndarray, n: int) -> int:
     rejection step that makes it exactly uniform ("Fast random integer generation in an
     interval", ACM TOMACS 2019).
     """
-    x = next_u64(state) >> U(32)
+    return below_at(state, 0, n)
+
+
+@jit.njit(inline="always")
+def below_at(states: np.ndarray, i: int, n: int) -> int:
+    """:func:`below` drawn from stream ``i`` of a batch of states (``states[i]``)."""
+    x = next_at(states, i) >> U(32)
     m = x * U(n)
     low = m & U(0xFFFFFFFF)
     if low < U(n):
         t = (U(0x100000000) - U(n)) % U(n)
         while low < t:
-            x = next_u64(state) >> U(32)
+            x = next_at(states, i) >> U(32)
             m = x * U(n)
             low = m & U(0xFFFFFFFF)
     return np.int64(m >> U(32))
@@ -135,11 +147,19 @@ def _stream_seed_impl(seed, index):  # type: ignore[no-untyped-def]
     return impl
 
 
+@overload(next_at)
+def _next_at_impl(states, i):  # type: ignore[no-untyped-def]
+    def impl(states, i):  # type: ignore[no-untyped-def]
+        s = states[i] + U(GAMMA)
+        states[i] = s
+        return mix64(s)
+
+    return impl
+
+
 @overload(next_u64)
 def _next_u64_impl(state):  # type: ignore[no-untyped-def]
     def impl(state):  # type: ignore[no-untyped-def]
-        s = state[0] + U(GAMMA)
-        state[0] = s
-        return mix64(s)
+        return next_at(state, 0)
 
     return impl

@@ -1,18 +1,29 @@
 """Many games stepped in one compiled call, for agents that learn from millions of moves.
 
+:class:`VectorGame` keeps ``num_envs`` games of one kind in NumPy arrays and steps them all
+with one call of the game's batch kernel (``bitgames.<game>.vector``), on every core
+(numba's ``prange``). Each game restarts as soon as it ends. The actions are those of
+:mod:`bitgames.env.codecs`, the same numbers as the AEC environments of
+:func:`bitgames.env.make`.
+
 >>> from bitgames.env.vector import VectorGame
 >>> games = VectorGame("othello", 8)
 >>> obs, mask = games.reset(seed=1)
 >>> obs.shape, bin(int(mask[0])).count("1")  # bitboards; four legal squares each
 ((8, 2), 4)
 >>> obs, mask, reward, done = games.step(None)  # a random legal move in every game
->>> games.played.tolist() == [int(a) for a in games.played]
-True
+>>> games.action_mask().shape  # the legal actions as 0/1, one row per game
+(8, 65)
+>>> go = VectorGame("go", 4, size=9)
+>>> obs, mask = go.reset(seed=1)
+>>> go.planes().shape  # as the AEC environment's observation: games x 9 x 9 x 4
+(4, 9, 9, 4)
 """
 
 from __future__ import annotations
 
 import os
+from abc import ABC, abstractmethod
 from typing import Any
 
 import numpy as np
@@ -23,67 +34,124 @@ import numpy as np
 # free. Set before numba starts its OpenMP threads; an explicit setting wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
-from bitgames.core.errors import BitgamesError
+from bitgames.core.errors import BitgamesError  # noqa: E402
 
-#: the games :class:`VectorGame` runs, and the module of their batch kernels
-KERNELS = {"othello": "bitgames.othello.vector"}
+#: the action that asks a batch kernel for a uniformly random legal move
+RANDOM = -1
+
+#: the games :class:`VectorGame` runs, and the module of their batch
+KINDS = {
+    "othello": "bitgames.env.batches.othello",
+    "go": "bitgames.env.batches.go",
+}
 #: the warm-up groups the batch kernels need (:func:`bitgames.core.jit.ensure_warm`)
 GROUPS = ("rules", "vector")
 
 
-class VectorGame:
-    """``num_envs`` games of ``name`` stepped together on ``threads`` threads (default:
-    all cores), each restarted as soon as it ends.
+class Batch(ABC):
+    """The arrays and kernels of ``num_envs`` games of one kind (one subclass per game in
+    :mod:`bitgames.env.batches`).
 
-    Observations are bitboards written into arrays the object owns (``obs[i] =
-    (mover's pieces, opponent's pieces)``, ``mask[i]`` = the legal squares as bits, 0 when
-    the only move is a pass); :meth:`planes` gives 0/1 planes. Actions are the numbers of
-    :mod:`bitgames.env.codecs` (Othello: square, or 64 to pass); ``step(None)`` plays a
-    uniformly random legal move in every game, drawn inside the kernel, and
-    :attr:`played` holds the actions taken. ``reward[i]`` is for the side that just moved
-    (+1 won, -1 lost, 0 drawn or not over); an illegal action loses at once.
+    Every batch has ``turn`` (the colour to move, 0 for the side that starts), ``rng``
+    (one random stream per game, :mod:`bitgames.core.rng`), ``played`` (the actions just
+    taken), ``reward`` (for the side that just moved: +1 won, -1 lost, 0 drawn or not
+    over), ``done`` (the game just ended and was restarted) and ``truncated`` (it ended
+    because it reached ``max_plies``); ``obs`` and ``mask`` are the game's own compact
+    forms (see its class).
     """
 
-    def __init__(self, name: str, num_envs: int, threads: int | None = None) -> None:
-        if name not in KERNELS:
-            raise BitgamesError(f"VectorGame runs {', '.join(KERNELS)}; {name!r} is not yet "
+    #: the game's name for :func:`bitgames.core.jit.ensure_warm`
+    game: str
+    n_actions: int
+    #: the shape of one game's observation planes (rows x columns x planes)
+    shape: tuple[int, int, int]
+    obs: np.ndarray
+    mask: np.ndarray
+
+    def __init__(self, num_envs: int) -> None:
+        n = num_envs
+        self.num_envs = n
+        self.turn = np.zeros(n, dtype=np.int8)
+        self.rng = np.ones(n, dtype=np.uint64)
+        self.played = np.zeros(n, dtype=np.int64)
+        self.reward = np.zeros(n, dtype=np.float32)
+        self.done = np.zeros(n, dtype=np.bool_)
+        self.truncated = np.zeros(n, dtype=np.bool_)
+
+    @abstractmethod
+    def reset(self) -> None:
+        """Every game at its start position (the random streams are seeded by the caller)."""
+
+    @abstractmethod
+    def step(self, actions: np.ndarray) -> None:
+        """One move in every game (``RANDOM``: a random legal one)."""
+
+    @abstractmethod
+    def planes(self) -> np.ndarray:
+        """Every game's observation as 0/1 planes, ``(num_envs, *shape)`` ``int8``."""
+
+    @abstractmethod
+    def action_mask(self) -> np.ndarray:
+        """``(num_envs, n_actions)`` ``int8``: 1 for each legal action of the side to move."""
+
+
+class VectorGame:
+    """``num_envs`` games of ``name`` stepped together on ``threads`` threads (default:
+    all cores), each restarted as soon as it ends; ``options`` go to the game's batch
+    (Go: ``size``, ``komi``, ``rules``, ``max_plies``, ``masks``).
+
+    :meth:`step` returns ``(obs, mask, reward, done)``, arrays this object owns and
+    rewrites in place. ``obs`` and ``mask`` are the game's compact forms (Othello:
+    ``obs[i] = (mover's discs, opponent's discs)`` as bitboards, ``mask[i]`` the legal
+    squares as bits; Go: see :class:`bitgames.env.batches.go.GoBatch`);
+    :meth:`planes` and :meth:`action_mask` give the AEC environment's planes and mask.
+    ``reward[i]`` is for the side that just moved (+1 won, -1 lost, 0 drawn or not over);
+    an illegal action loses at once. :attr:`played` holds the actions just taken,
+    :attr:`turn` the colour to move (0: the side that starts) and :attr:`truncated` the
+    games cut at ``max_plies`` (``done`` too, reward 0).
+    """
+
+    def __init__(self, name: str, num_envs: int, threads: int | None = None,
+                 **options: Any) -> None:
+        if name not in KINDS:
+            raise BitgamesError(f"VectorGame runs {', '.join(KINDS)}; {name!r} is not yet "
                                 "written (use bitgames.env.make for the others)")
         if num_envs < 1:
             raise BitgamesError(f"num_envs must be at least 1, got {num_envs}")
+        if threads is not None and threads < 1:
+            raise BitgamesError(f"threads must be at least 1, got {threads}")
         import importlib
 
         from bitgames.core.jit import ensure_warm
 
-        ensure_warm(name, *GROUPS)
-        self.kernels: Any = importlib.import_module(KERNELS[name])
+        module = importlib.import_module(KINDS[name])
+        self.batch: Batch = module.BATCH(num_envs, **options)
+        ensure_warm(self.batch.game, *GROUPS)
         self.name, self.num_envs, self.threads = name, num_envs, threads
-        n = num_envs
-        self.discs = np.zeros((n, 2), dtype=np.uint64)
-        self.turn = np.zeros(n, dtype=np.int8)
-        self.rng = np.zeros(n, dtype=np.uint64)
-        self.obs = np.zeros((n, 2), dtype=np.uint64)
-        self.mask = np.zeros(n, dtype=np.uint64)
-        self.reward = np.zeros(n, dtype=np.float32)
-        self.done = np.zeros(n, dtype=np.bool_)
-        self.played = np.zeros(n, dtype=np.int64)
-        self._random = np.full(n, self.kernels.RANDOM, dtype=np.int64)
+        self._random = np.full(num_envs, RANDOM, dtype=np.int64)
         self.reset()
 
+    @property
+    def n_actions(self) -> int:
+        """The number of actions (:mod:`bitgames.env.codecs`)."""
+        return self.batch.n_actions
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr in ("obs", "mask", "reward", "done", "truncated", "played", "turn"):
+            return getattr(self.batch, attr)
+        raise AttributeError(attr)
+
     def reset(self, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-        """Every game at the start; the random generators seeded from ``seed``."""
-        start = self.kernels.start()
-        self.discs[:] = start
-        self.obs[:] = start
-        self.turn[:] = 0
-        self.mask[:] = self.kernels.start_mask()
-        seeds = np.random.SeedSequence(seed).generate_state(self.num_envs, dtype=np.uint64)
-        self.rng[:] = seeds | np.uint64(1)  # xorshift needs a state other than 0
-        return self.obs, self.mask
+        """Every game at the start; the random streams seeded from ``seed``."""
+        self.batch.rng[:] = np.random.SeedSequence(seed).generate_state(
+            self.num_envs, dtype=np.uint64)
+        self.batch.reset()
+        return self.batch.obs, self.batch.mask
 
     def step(self, actions: np.ndarray | None = None
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """One move in every game: ``actions`` (one per game), or ``None`` for random
-        moves. Returns ``(obs, mask, reward, done)``, the arrays this object owns."""
+        moves. Returns ``(obs, mask, reward, done)``."""
         import numba
 
         if actions is None:
@@ -95,13 +163,16 @@ class VectorGame:
                                     f"{acts.shape}")
         if self.threads is not None and numba.get_num_threads() != self.threads:
             numba.set_num_threads(self.threads)
-        self.kernels.step_batch(self.discs, self.turn, self.rng, acts, self.played, self.obs,
-                                self.mask, self.reward, self.done)
-        return self.obs, self.mask, self.reward, self.done
+        b = self.batch
+        b.step(acts)
+        return b.obs, b.mask, b.reward, b.done
 
     def planes(self) -> np.ndarray:
-        """The observations as 0/1 planes (games x rows x columns x 2: the mover's, the
-        opponent's), as :func:`bitgames.env.make` gives them."""
-        out = np.zeros((self.num_envs, 8, 8, 2), dtype=np.int8)
-        self.kernels.planes(self.obs, out)
-        return out
+        """The observations as 0/1 planes, as :func:`bitgames.env.make` gives them
+        (games x rows x columns x planes)."""
+        return self.batch.planes()
+
+    def action_mask(self) -> np.ndarray:
+        """The legal actions of every game as 0/1 (games x actions), as the AEC
+        environment's ``action_mask``."""
+        return self.batch.action_mask()

@@ -674,17 +674,20 @@ def legal_scan(
 def area_score(g: Any, s: Any) -> int:
     """Tromp-Taylor area difference, black minus white (no komi): stones plus empty
     regions that reach only one colour."""
+    npts = s[0].shape[0]
+    return area_into(g, s, np.zeros(npts, np.int8), np.empty(npts, np.int32))
+
+
+@jit.njit(nogil=True, _nrt=False)
+def area_into(g: Any, s: Any, mark: np.ndarray, stack: np.ndarray) -> int:
+    """:func:`area_score` with scratch arrays of the caller (one ``int8`` and one
+    ``int32`` per point; ``mark`` must be all 0 and is left dirty)."""
     nbr, nnbr, diag, ndiag, nbrmask, zob = g
     color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
     score = 0
     for k in range(bits.shape[1]):
         score += popcount(bits[1, k]) - popcount(bits[2, k])
     ne = meta[M_NEMPTY]
-    if ne == 0:
-        return score
-    npts = color.shape[0]
-    mark = np.zeros(npts, np.int8)
-    stack = np.empty(npts, np.int32)
     for j in range(ne):
         p0 = empties[j]
         if mark[p0]:

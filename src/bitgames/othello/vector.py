@@ -4,7 +4,7 @@ The kernels behind :class:`bitgames.env.VectorGame` for ``"othello"``: every gam
 batch is two bitboards (the mover's discs, the opponent's) and a colour, stepped by
 :func:`step_batch` over all cores (``prange``). Actions are squares 0-63 (a1 = 0) or 64 =
 pass, as in :mod:`bitgames.env.codecs`; ``-1`` asks the kernel for a uniformly random legal
-move, drawn from the game's own random generator (xorshift64*, seeded per game).
+move, drawn from the game's own random stream (:func:`bitgames.core.rng.below_at`).
 
 Observations are written into the caller's arrays as bitboards, the cheapest form to
 write: ``obs[i] = (mover's discs, opponent's discs)`` and ``mask[i]`` the legal squares of
@@ -20,22 +20,12 @@ from numba import prange
 
 from bitgames.core.bits import ctz, popcount
 from bitgames.core.jit import njit, register_warmup
+from bitgames.core.rng import below_at
 from bitgames.othello.kernels import BLACK_START, WHITE_START, final_score, flips, legal_moves
 
 U = np.uint64
 PASS = 64
 RANDOM = -1
-
-
-@njit(inline="always")
-def _random(state: np.ndarray, i: int) -> np.uint64:
-    """The next number of game ``i``'s xorshift64* generator."""
-    x = state[i]
-    x ^= x >> U(12)
-    x ^= x << U(25)
-    x ^= x >> U(27)
-    state[i] = x
-    return x * U(0x2545F4914F6CDD1D)
 
 
 @njit(inline="always")
@@ -71,7 +61,7 @@ def step_batch(discs: np.ndarray, turn: np.ndarray, rng: np.ndarray, actions: np
             if moves == U(0):
                 a = PASS
             else:
-                a = _nth_bit(moves, np.int64(_random(rng, i) % U(popcount(moves))))
+                a = _nth_bit(moves, below_at(rng, i, popcount(moves)))
         played[i] = a
         legal = (a == PASS and moves == U(0)) or (0 <= a < 64 and (moves >> U(a)) & U(1))
         finished = False
