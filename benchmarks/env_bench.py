@@ -1,10 +1,11 @@
 """Random-play steps per second of the learning environments, side by side in one run.
 
-Run: python benchmarks/env_bench.py [--seconds 3] [--others]
+Run: python benchmarks/env_bench.py [--seconds 3] [--games othello,go] [--others]
 
-Prints steps/s for ``VectorGame("othello")`` at batch sizes 1, 64, 1024 and 16384 on 1 and 2
-threads (random legal moves drawn inside the kernel), then for the AEC environment of every
-game (``bitgames.env.make``; a random legal action from the mask each step, in Python).
+Prints steps/s of ``VectorGame`` for every game it runs (or those of ``--games``) at batch
+sizes 1, 64, 1024, 4096 and 16384 on 1 and 2 threads (random legal moves drawn inside the
+kernel; Go 9x9 with positional superko, without the per-step masks, and once more with
+them at batch 1024), then for the AEC environment of every game (``bitgames.env.make``; a random legal action from the mask each step, in Python).
 With ``--others`` it also times OpenSpiel's Othello, checkers and Go 9x9 and pgx's Othello
 and Go 9x9 (jax on the CPU) if they are installed (``pip install open_spiel pgx``; neither
 is a dependency of bitgames), in the same run.
@@ -29,10 +30,10 @@ def timed(step: Callable[[], int], seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def vector(batch: int, threads: int, seconds: float) -> float:
+def vector(name: str, batch: int, threads: int, seconds: float, **options: object) -> float:
     from bitgames.env.vector import VectorGame
 
-    games = VectorGame("othello", batch, threads=threads)
+    games = VectorGame(name, batch, threads=threads, **options)
 
     def step() -> int:
         games.step(None)
@@ -109,12 +110,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--others", action="store_true", help="also OpenSpiel and pgx")
+    ap.add_argument("--games", help="VectorGame games, comma-separated (default: all)")
     args = ap.parse_args()
+    from bitgames.env.vector import KINDS
+
     rows: list[tuple[str, float]] = []
-    for threads in (1, 2):
-        for batch in (1, 64, 1024, 16384):
-            rows.append((f"VectorGame othello, batch {batch}, {threads} thread(s)",
-                         vector(batch, threads, args.seconds)))
+    for name in args.games.split(",") if args.games else KINDS:
+        options: dict[str, object] = {"size": 9, "masks": False} if name == "go" else {}
+        runs = [(threads, batch, options) for threads in (1, 2)
+                for batch in (1, 64, 1024, 4096, 16384)]
+        if name == "go":
+            runs += [(threads, 1024, {"size": 9}) for threads in (1, 2)]
+        for threads, batch, opts in runs:
+            rows.append((f"VectorGame {name} {opts or ''}, batch {batch}, {threads} thread(s)",
+                         vector(name, batch, threads, args.seconds, **opts)))
             print(f"{rows[-1][0]}: {rows[-1][1] / 1e6:.2f} M steps/s", flush=True)
     for name in ("othello", "draughts-russian", "draughts-english", "go", "leiserchess"):
         rows.append((f"AEC {name}", aec(name, args.seconds)))

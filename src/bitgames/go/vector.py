@@ -24,11 +24,11 @@ multi-stone suicide; the game ends after two passes in a row and is scored by ar
 **Superko.** ``history[i, k]`` is the key of game ``i``'s position after ``k`` moves
 (the stones' Zobrist hash, XORed with ``side_key`` when White is to move), and
 ``counts[i, n]`` ORs ``1 << (key % 64)`` over the positions it has seen with ``n``
-stones. A move that captures nothing and cannot be a suicide makes a position of one more
-stone than now, whose key is the hash XOR the stone's key: when its bit is not in
-``counts`` for that number of stones, no earlier position can equal it, and the test is
-over without reading the history. Other moves (and the rare filter hits) scan the
-history.
+stones. A move that is not a suicide makes a position of one stone more than now, less
+the stones it captures: when the new key's bit is not in ``counts`` for that number of
+stones, no earlier position can equal it, and the test is over without reading the
+history. A move that captures nothing has the key of the hash XOR the stone's key. Only
+the suicides of Tromp-Taylor rules and the rare filter hits scan the history.
 """
 
 from __future__ import annotations
@@ -91,19 +91,29 @@ def _new_position(g: Any, s: Any, history: np.ndarray, counts: np.ndarray, i: in
     nbr, nnbr, diag, ndiag, nbrmask, zob = g
     color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
     open_ = False
-    takes = False
+    taken = 0  # opponent stones the move captures
     for j in range(nnbr[p]):
         q = nbr[p, j]
         cq = color[q]
         if cq == 0:
             open_ = True
         elif cq != c and K.libcount(libs, root[q]) == 1:
-            takes = True
+            r = root[q]
+            first = True  # the first neighbour of this block
+            for k in range(j):
+                if color[nbr[p, k]] == cq and root[nbr[p, k]] == r:
+                    first = False
+            if first:
+                taken += nst[r]
     moves = np.int64(meta[K.M_MOVES]) + 1
     fresh = False
-    if not takes and (open_ or not suicide):
-        key = _key(hsh[0] ^ zob[p, c], 3 - c, side_key)
-        stones_after = color.shape[0] - np.int64(meta[K.M_NEMPTY]) + 1
+    if taken > 0 or open_ or not suicide:  # not a suicide: one stone more, ``taken`` fewer
+        if taken == 0:
+            h = hsh[0] ^ zob[p, c]
+        else:
+            h = K.hash_after(g, s, p, c)
+        key = _key(h, 3 - c, side_key)
+        stones_after = color.shape[0] - np.int64(meta[K.M_NEMPTY]) + 1 - taken
         fresh = (counts[i, stones_after] >> (key & U(63))) & U(1) == U(0)
     else:
         key = _key(K.hash_after(g, s, p, c), 3 - c, side_key)
@@ -191,17 +201,16 @@ def _move(g: Any, s: Any, history: np.ndarray, counts: np.ndarray, rng: np.ndarr
 
 @njit(nogil=True, inline="always")
 def _restart(b: Any, start: Any, history: np.ndarray, counts: np.ndarray, i: int) -> None:
-    """Game ``i`` back at the start position ``start`` (a state), its history emptied."""
+    """Game ``i`` back at the start position ``start`` (a state), its history emptied.
+
+    Only the arrays valid at empty points are copied: ``root``, ``nst``, ``stones`` and
+    ``libs`` are read only at stones, and :func:`~bitgames.go.kernels.play` sets them
+    for each stone it places."""
     s = _game(b, i)
     for k in range(s[0].shape[0]):
         s[0][k] = start[0][k]
-        s[1][k] = start[1][k]
-        s[2][k] = start[2][k]
         s[6][k] = start[6][k]
         s[7][k] = start[7][k]
-        for w in range(s[3].shape[1]):
-            s[3][k, w] = start[3][k, w]
-            s[4][k, w] = start[4][k, w]
     for k in range(3):
         for w in range(s[5].shape[1]):
             s[5][k, w] = start[5][k, w]
