@@ -5,10 +5,11 @@ Run: python benchmarks/env_bench.py [--seconds 3] [--games othello,go] [--others
 Prints steps/s of ``VectorGame`` for every game it runs (or those of ``--games``) at batch
 sizes 1, 64, 1024, 4096 and 16384 on 1 and 2 threads (random legal moves drawn inside the
 kernel; Go 9x9 with positional superko, without the per-step masks, and once more with
-them at batch 1024), then for the AEC environment of every game
-(``bitgames.env.make``; a random legal action from the mask each step, in Python). With ``--others`` it also times OpenSpiel's Othello, checkers and Go 9x9 and pgx's Othello
-and Go 9x9 (jax on the CPU) if they are installed (``pip install open_spiel pgx``; neither
-is a dependency of bitgames), in the same run.
+them at batch 1024), then for the AEC environment of every game (``bitgames.env.make``; a
+random legal action from the mask each step, in Python). With ``--others`` it also times
+OpenSpiel's Othello, checkers and Go 9x9 and pgx's Othello and Go 9x9 (jax on the CPU) if
+they are installed (``pip install open_spiel pgx``; neither is a dependency of bitgames),
+in the same run.
 """
 
 from __future__ import annotations
