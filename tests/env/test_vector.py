@@ -64,3 +64,19 @@ def test_every_vector_game_has_its_warm_up_groups() -> None:
     for name in KINDS:
         game = VectorGame(name, 1).batch.game
         assert set(GROUPS) <= set(jit.group_names(game)), game
+
+
+@pytest.mark.parametrize("name", ["othello", "go"])
+def test_random_moves_are_uniform_over_the_legal_ones(name: str) -> None:
+    from scipy.stats import chi2
+
+    n = 30000
+    games = VectorGame(name, n, **({"size": 5} if name == "go" else {}))
+    games.reset(seed=11)
+    legal = np.flatnonzero(games.action_mask()[0])  # the start: the same in every game
+    games.step(None)
+    counts = np.bincount(games.played, minlength=games.n_actions)
+    assert counts[legal].sum() == n  # every move legal
+    expected = n / len(legal)
+    statistic = ((counts[legal] - expected) ** 2 / expected).sum()
+    assert statistic < chi2.ppf(0.999, len(legal) - 1)

@@ -109,3 +109,21 @@ def test_masks_on_request_planes_and_given_actions() -> None:
     assert (games.planes()[0] == env.observe(env.agent_selection)["observation"]).all()
     with pytest.raises(ValueError, match="size must be"):
         VectorGame("go", 2, size=1)
+
+
+def test_random_moves_skip_the_illegal_points_uniformly() -> None:
+    from scipy.stats import chi2
+
+    # 5x5: Black B1 and A2 make A1 (point 0) a suicide for White, who is to move
+    n = 30000
+    games = VectorGame("go", n, size=5)
+    games.reset(seed=12)
+    for point in (1, 12, 5):
+        games.step(np.full(n, point))
+    legal = np.flatnonzero(games.action_mask()[0])
+    assert 0 not in legal and len(legal) == 25 - 3 - 1 + 1  # the pass is legal too
+    games.step(None)
+    counts = np.bincount(games.played, minlength=games.n_actions)
+    assert counts[legal].sum() == n
+    expected = n / len(legal)
+    assert ((counts[legal] - expected) ** 2 / expected).sum() < chi2.ppf(0.999, len(legal) - 1)
