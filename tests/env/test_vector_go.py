@@ -127,3 +127,14 @@ def test_random_moves_skip_the_illegal_points_uniformly() -> None:
     assert counts[legal].sum() == n
     expected = n / len(legal)
     assert ((counts[legal] - expected) ** 2 / expected).sum() < chi2.ppf(0.999, len(legal) - 1)
+
+
+def test_reset_restarts_games_in_progress() -> None:
+    games = VectorGame("go", 16, size=9)
+    first = games.step(None)[0].copy()
+    for _ in range(60):
+        games.step(None)
+    obs, mask = games.reset(seed=0)
+    assert not obs.any() and (games.turn == 0).all()
+    assert int(games.action_mask().sum()) == 16 * 82
+    assert (games.step(None)[0] == first).all()  # the same seed: the same first moves
