@@ -119,18 +119,21 @@ def _legal_into(pos: np.ndarray, moves: np.ndarray, i: int, side: int) -> int:
         sq = ctz(movers)
         movers &= movers - ONE
         from_bit = ONE << U(sq)
+        # the steps and swaps to make: with an identical piece (a square of every
+        # bitboard that has this one's bit, of none that has not), or onto the other
+        # square where the boards differ
+        suspects = ~ZERO
+        for bb in (w, b, k, o0, o1):
+            suspects &= bb if bb & from_bit != ZERO else ~bb
+        other = diff & ~from_bit
+        if diff & from_bit != ZERO and other & (other - ONE) == ZERO:
+            suspects |= other
         tos = K.NEIGHBOURS[sq]
         while tos != ZERO:
             to = ctz(tos)
             tos &= tos - ONE
-            both = from_bit | (ONE << U(to))
             mv = sq | (to << 6)
-            # identical pieces: every bitboard has both bits or neither
-            alike = True
-            for bb in (w, b, k, o0, o1):
-                m = bb & both
-                alike = alike and (m == ZERO or m == both)
-            if (not (alike or both == diff)
+            if ((suspects >> U(to)) & ONE == ZERO
                     or _changes(w, b, k, o0, o1, pw, pb, pk, p0, p1, side, mv)):
                 moves[i, n] = mv
                 n += 1
