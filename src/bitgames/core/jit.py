@@ -72,6 +72,7 @@ KERNEL_MODULES: dict[str, tuple[str, ...]] = {
         "bitgames.leiserchess.kernels",
         "bitgames.leiserchess.eval",
         "bitgames.leiserchess.search",
+        "bitgames.leiserchess.vector",
     ),
 }
 

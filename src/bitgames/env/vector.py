@@ -43,6 +43,7 @@ RANDOM = -1
 KINDS = {
     "othello": "bitgames.env.batches.othello",
     "go": "bitgames.env.batches.go",
+    "leiserchess": "bitgames.env.batches.leiserchess",
 }
 #: the warm-up groups the batch kernels need (:func:`bitgames.core.jit.ensure_warm`)
 GROUPS = ("rules", "vector")
