@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bitgames.env.vector import VectorGame
+from bitgames.env.vector import KINDS, VectorGame
 
 
 def test_random_batches_replay_through_the_board() -> None:
@@ -59,14 +59,14 @@ def test_given_actions_and_an_illegal_one() -> None:
 
 def test_every_vector_game_has_its_warm_up_groups() -> None:
     from bitgames.core import jit
-    from bitgames.env.vector import GROUPS, KINDS
+    from bitgames.env.vector import GROUPS
 
     for name in KINDS:
         game = VectorGame(name, 1).batch.game
         assert set(GROUPS) <= set(jit.group_names(game)), game
 
 
-@pytest.mark.parametrize("name", ["othello", "go"])
+@pytest.mark.parametrize("name", list(KINDS))
 def test_random_moves_are_uniform_over_the_legal_ones(name: str) -> None:
     from scipy.stats import chi2
 

@@ -229,7 +229,7 @@ def _observe(g: Any, b: Any, history: np.ndarray, counts: np.ndarray, i: int, su
     """Write game ``i``'s observation (mover's stones, opponent's, the ko point as
     bitmaps) and, with ``masks``, its legal points as a bitmap."""
     s = _game(b, i)
-    bits, empties, meta = s[5], s[6], s[8]
+    bits, meta = s[5], s[8]
     c = np.int64(meta[K.M_TOMOVE])
     ko = meta[K.M_KO]
     for w in range(bits.shape[1]):
