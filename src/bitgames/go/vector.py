@@ -229,7 +229,7 @@ def _observe(g: Any, b: Any, history: np.ndarray, counts: np.ndarray, i: int, su
     """Write game ``i``'s observation (mover's stones, opponent's, the ko point as
     bitmaps) and, with ``masks``, its legal points as a bitmap."""
     s = _game(b, i)
-    bits, meta = s[5], s[8]
+    bits, empties, meta = s[5], s[6], s[8]
     c = np.int64(meta[K.M_TOMOVE])
     ko = meta[K.M_KO]
     for w in range(bits.shape[1]):
@@ -239,53 +239,12 @@ def _observe(g: Any, b: Any, history: np.ndarray, counts: np.ndarray, i: int, su
     if ko >= 0:
         obs[i, 2, ko >> 6] = U(1) << U(ko & 63)
     if masks:
-        _legal_points(g, s, history, counts, i, c, suicide, superko, side_key, mask)
-
-
-@njit(nogil=True, inline="always")
-def _legal_points(g: Any, s: Any, history: np.ndarray, counts: np.ndarray, i: int, c: int,
-                  suicide: bool, superko: bool, side_key: np.uint64, mask: np.ndarray) -> None:
-    """Write the legal points of colour ``c`` (to move) in game ``i`` into ``mask[i]``.
-
-    :func:`_legal` for every empty point, with one look at each neighbour: most points
-    capture nothing and leave the new stone with a liberty, so the position they make has
-    one stone more than now and the key of the hash XOR the stone's key, tested against
-    the filter of those positions (loaded once) before any history is read."""
-    nbr, nnbr, diag, ndiag, nbrmask, zob = g
-    color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
-    for w in range(bits.shape[1]):
-        mask[i, w] = U(0)
-    ko = meta[K.M_KO]
-    moves = np.int64(meta[K.M_MOVES]) + 1
-    near = counts[i, color.shape[0] - np.int64(meta[K.M_NEMPTY]) + 1]
-    for j in range(meta[K.M_NEMPTY]):
-        p = np.int64(empties[j])
-        open_ = False  # an empty neighbour
-        takes = False  # an opponent block in atari: the move captures
-        lives = False  # an own block with another liberty
-        own = False
-        for k in range(nnbr[p]):
-            q = nbr[p, k]
-            cq = color[q]
-            if cq == 0:
-                open_ = True
-            else:
-                n = K.libcount(libs, root[q])
-                if cq == c:
-                    own = True
-                    lives |= n > 1
-                else:
-                    takes |= n == 1
-        ok = p != ko and (open_ or takes or lives or (own and suicide))
-        if ok and superko:
-            if takes or not (open_ or lives):
-                ok = _new_position(g, s, history, counts, i, p, c, suicide, side_key)
-            else:
-                key = _key(hsh[0] ^ zob[p, c], 3 - c, side_key)
-                if (near >> (key & U(63))) & U(1):
-                    ok = not _in_history(history, i, moves, key)
-        if ok:
-            mask[i, p >> 6] |= U(1) << U(p & 63)
+        for w in range(bits.shape[1]):
+            mask[i, w] = U(0)
+        for j in range(meta[K.M_NEMPTY]):
+            p = np.int64(empties[j])
+            if _legal(g, s, history, counts, i, p, c, suicide, superko, side_key):
+                mask[i, p >> 6] |= U(1) << U(p & 63)
 
 
 @njit(nogil=True, _nrt=False)
