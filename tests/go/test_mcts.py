@@ -210,3 +210,39 @@ def test_game_over_positions() -> None:
     assert Engine().search(board, Limit(nodes=100)).move == Move.PASS
     board.push(Move.RESIGN)
     assert Engine().search(board, Limit(nodes=100)).move is None
+
+
+def test_threads_search_one_tree_each_and_sum_the_root() -> None:
+    board = Board(size=9)
+    board.setup(
+        ["C4", "D4", "E4", "F4", "G4", "B5", "H5", "C6", "D6", "E6", "F6"],
+        ["C5", "D5", "E5", "F5", "G5"],
+    )
+    engine = Engine(seed=3, threads=2)
+    result = engine.search(board, Limit(nodes=2001))
+    assert str(result.move) == "G6" and result.nodes == 2001
+    trees = [engine._tree, *engine._helpers]
+    assert len(trees) == 2
+    simulated = []
+    for tree in trees:
+        assert tree is not None
+        root = int(tree.meta[T_ROOT])
+        first, n = int(tree.first[root]), int(tree.nchildren[root])
+        simulated.append(float((tree.visits[first:first + n] - engine.prior).sum()))
+    # the simulations went to both trees, split as evenly as a batch divides
+    assert sum(simulated) == pytest.approx(2001, abs=2) and min(simulated) > 900
+    # the reported win rate is the summed wins over the summed visits of the move
+    assert result.score is not None and 0.5 < result.score.value <= 1.0
+    # both trees follow the game: reused after a move and its answer
+    board.push(result.move)
+    board.push("J9")
+    engine.search(board, Limit(nodes=400))
+    assert engine.reused > 0 and len(engine._helpers) == 1
+    # stop from another thread ends every thread's share
+    threading.Timer(0.5, engine.stop).start()
+    start = time.perf_counter()
+    stopped = engine.search(Board(size=9), Limit(infinite=True))
+    assert time.perf_counter() - start < 1.5 and stopped.ended is End.STOPPED
+    assert stopped.move in Board(size=9).legal_moves
+    with pytest.raises(ValueError, match="threads"):
+        Engine(threads=0)

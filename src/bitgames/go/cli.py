@@ -16,6 +16,7 @@ from typing import Any
 from bitgames.core.cli import (
     NODES,
     SEED,
+    WORKERS,
     Integer,
     Number,
     add_json_flag,
@@ -69,6 +70,9 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
                       nodes_help="playouts per move (instead of the level's)",
                       aliases={"nodes": "--playouts", "movetime": "--seconds"})
     p.add_argument("--seed", type=SEED, default=0, help="random seed (default 0)")
+    p.add_argument("--threads", type=WORKERS, default=1,
+                   help="search threads, each with a tree of its own whose root visits are "
+                   "summed (root parallelism; default 1: the deterministic search)")
     p.add_argument(
         "--policy",
         choices=POLICY_NAMES,
@@ -160,7 +164,8 @@ def _engine(args: argparse.Namespace) -> Any:
     from bitgames.go import kernels as K
     from bitgames.go.mcts import Engine
 
-    return Engine(args.level, seed=args.seed, policy=K.POLICIES[args.policy])
+    return Engine(args.level, seed=args.seed, policy=K.POLICIES[args.policy],
+                  threads=args.threads)
 
 
 def cmd_gtp(args: argparse.Namespace) -> int:
@@ -266,10 +271,10 @@ def _match_engine(options: dict[str, str]) -> Any:
     from bitgames.go import kernels as K
     from bitgames.go.mcts import Engine
 
-    unknown = set(options) - {"policy", "seed", *ENGINE_FLOATS}
+    unknown = set(options) - {"policy", "seed", "threads", *ENGINE_FLOATS}
     if unknown:
         raise BitgamesError(f"unknown Go engine option(s) {', '.join(sorted(unknown))} "
-                            f"(known: policy, seed, {', '.join(ENGINE_FLOATS)})")
+                            f"(known: policy, seed, threads, {', '.join(ENGINE_FLOATS)})")
     policy = options.get("policy", "patterns")
     if policy not in POLICY_NAMES:
         raise BitgamesError(f"policy must be one of {', '.join(POLICY_NAMES)}, got {policy!r}")
@@ -284,8 +289,11 @@ def _match_engine(options: dict[str, str]) -> Any:
     seed = values.pop("seed", 0.0)
     if seed != int(seed) or seed < 0:
         raise BitgamesError(f"seed must be a whole number >= 0, got {options['seed']!r}")
+    threads = options.get("threads", "1")
+    if not threads.isdigit() or not 1 <= int(threads) <= 1024:
+        raise BitgamesError(f"threads must be a whole number from 1 to 1024, got {threads!r}")
     ensure_warm("go", "rules", "mcts")
-    engine = Engine(seed=int(seed), policy=K.POLICIES[policy])
+    engine = Engine(seed=int(seed), policy=K.POLICIES[policy], threads=int(threads))
     for key, value in values.items():
         setattr(engine, key, value)
     return engine

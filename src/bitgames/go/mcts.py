@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import math
 import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -35,6 +37,7 @@ import numpy as np
 from bitgames.core import jit
 from bitgames.core.engine import End, InfoCallback, Limit, Score, SearchResult, Unit
 from bitgames.core.engine import Engine as CoreEngine
+from bitgames.core.errors import BitgamesError
 from bitgames.core.rng import stream_seed
 from bitgames.go import kernels as K
 from bitgames.go.board import BLACK, WHITE, Board, Move
@@ -415,7 +418,11 @@ class Engine(CoreEngine):
         max_moves: int | None = None,
         policy: int = K.PATTERNS,
         shape_prior: float = 0.7,
+        threads: int = 1,
     ) -> None:
+        if threads < 1:
+            raise BitgamesError(f"threads must be at least 1, got {threads}")
+        self.threads = threads
         self.seed = seed
         self.policy = policy
         self.shape_prior = shape_prior
@@ -429,6 +436,7 @@ class Engine(CoreEngine):
         self.playouts = LEVEL_PLAYOUTS[4]
         self.reused = 0.0
         self._tree: Tree | None = None
+        self._helpers: list[Tree] = []  # the other threads' trees (root parallelism)
         self._tree_moves: list[tuple[int, int]] = []
         self._tree_key: tuple[int, float, str, tuple[int, ...], tuple[int, ...]] | None = None
         self._tree_turn = 0  # the kernels' colour to move at the tree's root
@@ -439,8 +447,9 @@ class Engine(CoreEngine):
         self.playouts = LEVEL_PLAYOUTS[n - 1]
 
     def new_game(self) -> None:
-        """Drop the tree."""
+        """Drop the trees."""
         self._tree = None
+        self._helpers = []
         self._tree_moves = []
         self._tree_key = None
         self.reused = 0.0
@@ -465,7 +474,7 @@ class Engine(CoreEngine):
         )
 
     def _root_for(self, board: Board) -> None:
-        """Reuse the subtree that matches ``board`` or start a new tree.
+        """Reuse the subtrees that match ``board`` or start new trees (one per thread).
 
         The tree's nodes alternate colours from its root's side to move, so a subtree is
         reused only when the moves played since alternate that way too and ``board`` has
@@ -481,42 +490,48 @@ class Engine(CoreEngine):
             tuple(board.setup_white),
         )
         moves = board._played()
-        tree = self._tree
+        trees = [] if self._tree is None else [self._tree, *self._helpers]
+        to_move = int(board._s[8][K.M_TOMOVE])
         if (
-            tree is not None
+            len(trees) == self.threads
             and key == self._tree_key
             and moves[: len(self._tree_moves)] == self._tree_moves
-            and tree.meta[T_NNODES] < 0.6 * self.capacity
+            and all(tree.meta[T_NNODES] < 0.6 * self.capacity for tree in trees)
         ):
-            node = int(tree.meta[T_ROOT])
-            turn = self._tree_turn
-            ok = True
-            for c, p in moves[len(self._tree_moves) :]:
-                if c != turn:
-                    ok = False
-                    break
-                turn = 3 - turn
-                first, n = int(tree.first[node]), int(tree.nchildren[node])
-                found = -1
-                for ch in range(first, first + n):
-                    if int(tree.move[ch]) == p:
-                        found = ch
-                if found < 0:
-                    ok = False
-                    break
-                node = found
-            if ok and turn == int(board._s[8][K.M_TOMOVE]):
-                tree.meta[T_ROOT] = node
-                tree.parent[node] = -1
+            roots = [self._subtree(tree, moves[len(self._tree_moves):], to_move)
+                     for tree in trees]
+            if all(node >= 0 for node in roots):
+                for tree, node in zip(trees, roots, strict=True):
+                    tree.meta[T_ROOT] = node
+                    tree.parent[node] = -1
                 self._tree_moves = list(moves)
-                self._tree_turn = turn
-                self.reused = float(tree.visits[node])
+                self._tree_turn = to_move
+                self.reused = float(sum(tree.visits[node]
+                                        for tree, node in zip(trees, roots, strict=True)))
                 return
         self._tree = new_tree(self.capacity)
+        self._helpers = [new_tree(self.capacity) for _ in range(self.threads - 1)]
         self._tree_moves = list(moves)
         self._tree_key = key
-        self._tree_turn = int(board._s[8][K.M_TOMOVE])
+        self._tree_turn = to_move
         self.reused = 0.0
+
+    def _subtree(self, tree: Tree, moves: list[tuple[int, int]], to_move: int) -> int:
+        """The node of ``tree`` reached from its root by ``moves`` (colour, point), or -1
+        when they leave the tree, do not alternate from the root's side to move, or end
+        with another side to move than ``to_move``."""
+        node = int(tree.meta[T_ROOT])
+        turn = self._tree_turn
+        for c, p in moves:
+            if c != turn:
+                return -1
+            turn = 3 - turn
+            first, n = int(tree.first[node]), int(tree.nchildren[node])
+            found = [ch for ch in range(first, first + n) if int(tree.move[ch]) == p]
+            if not found:
+                return -1
+            node = found[-1]
+        return node if turn == to_move else -1
 
     def search(
         self,
@@ -575,37 +590,49 @@ class Engine(CoreEngine):
         if playouts is None and math.isinf(seconds) and not limit.infinite:
             playouts = self.playouts
         self._root_for(board)
-        tree = self._tree
-        assert tree is not None
+        assert self._tree is not None
+        trees = [self._tree, *self._helpers]
         params = self._params(board, cleanup)
         history = board.history_keys()
         side_key = np.uint64(board.side_key())
         g, s = board._g, board._s
+
+        def simulate(k: int, n: int) -> None:
+            # tree k draws from streams of its own: seed + k (the kernel releases the GIL)
+            search_kernel(g, s, trees[k], n, np.uint64(self.seed + k), self._counter, params,
+                          history, side_key)
+
         start = time.perf_counter()
         reported = start
         done = 0
         batch = 64
         stop = self.stop_signal
-        while not stop.is_set():
-            n = batch if playouts is None else min(batch, playouts - done)
-            if n <= 0:
-                break
-            if done and math.isfinite(seconds):
-                rate = done / max(time.perf_counter() - start, 1e-6)
-                left = seconds - (time.perf_counter() - begun)
-                n = min(n, max(8, int(rate * left)))
-            search_kernel(g, s, tree, n, np.uint64(self.seed), self._counter, params, history,
-                          side_key)
-            self._counter += n
-            done += n
-            now = time.perf_counter()
-            if now - begun >= seconds:
-                break
-            if on_info is not None and now - reported >= 1.0:
-                reported = now
-                on_info(self._result(board, done, now - start).info())
-            if batch < 1024:
-                batch *= 2
+        with ThreadPoolExecutor(len(trees) - 1) if len(trees) > 1 else nullcontext() as pool:
+            while not stop.is_set():
+                n = batch if playouts is None else min(batch, playouts - done)
+                if n <= 0:
+                    break
+                if done and math.isfinite(seconds):
+                    rate = done / max(time.perf_counter() - start, 1e-6)
+                    left = seconds - (time.perf_counter() - begun)
+                    n = min(n, max(8, int(rate * left)))
+                # each thread runs a share of the batch in its own tree
+                shares = [n // len(trees) + (k < n % len(trees)) for k in range(len(trees))]
+                others = [pool.submit(simulate, k, shares[k])
+                          for k in range(1, len(trees)) if shares[k]] if pool else []
+                simulate(0, shares[0])
+                for other in others:
+                    other.result()
+                self._counter += max(shares)
+                done += n
+                now = time.perf_counter()
+                if now - begun >= seconds:
+                    break
+                if on_info is not None and now - reported >= 1.0:
+                    reported = now
+                    on_info(self._result(board, done, now - start).info())
+                if batch < 1024 * len(trees):
+                    batch *= 2
         result = self._result(board, done, time.perf_counter() - start)
         if playouts is not None and done >= playouts:
             result.ended = End.COMPLETED
@@ -616,16 +643,30 @@ class Engine(CoreEngine):
         return result
 
     def _result(self, board: Board, done: int, elapsed: float) -> SearchResult:
+        """The most visited root move, its win rate and principal variation; with
+        several trees, the visits and wins of each move are summed over them."""
         tree = self._tree
         assert tree is not None
-        root = int(tree.meta[T_ROOT])
-        first, nch = int(tree.first[root]), int(tree.nchildren[root])
-        if nch == 0:
+        visits: dict[int, float] = {}  # without the priors
+        raw: dict[int, float] = {}  # with them
+        wins: dict[int, float] = {}
+        for t in (tree, *self._helpers):
+            root = int(t.meta[T_ROOT])
+            first = int(t.first[root])
+            for ch in range(first, first + int(t.nchildren[root])):
+                move = int(t.move[ch])
+                visits[move] = visits.get(move, 0.0) + float(t.visits[ch]) - self.prior
+                raw[move] = raw.get(move, 0.0) + float(t.visits[ch])
+                wins[move] = wins.get(move, 0.0) + float(t.wins[ch])
+        if not visits:
             return SearchResult(None, nodes=done, time=elapsed)
-        visits = tree.visits[first : first + nch] - self.prior
-        best = first + int(np.argmax(visits))
-        pv = self._pv(board, best)
-        score = Score(float(tree.wins[best] / tree.visits[best]), Unit.WINRATE)
+        move = max(visits, key=lambda m: visits[m])  # the first of equals, as argmax
+        root = int(tree.meta[T_ROOT])
+        first = int(tree.first[root])
+        best = next((ch for ch in range(first, first + int(tree.nchildren[root]))
+                     if int(tree.move[ch]) == move), -1)
+        pv = self._pv(board, best) if best >= 0 else [Move.from_point(move, board.size)]
+        score = Score(wins[move] / raw[move], Unit.WINRATE)
         return SearchResult(pv[0], score, pv, len(pv), done, elapsed)
 
     def _pv(self, board: Board, node: int) -> list[Move]:
