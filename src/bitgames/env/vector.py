@@ -43,6 +43,8 @@ RANDOM = -1
 KINDS = {
     "othello": "bitgames.env.batches.othello",
     "go": "bitgames.env.batches.go",
+    "draughts-russian": "bitgames.env.batches.draughts_russian",
+    "draughts-english": "bitgames.env.batches.draughts_english",
 }
 #: the warm-up groups the batch kernels need (:func:`bitgames.core.jit.ensure_warm`)
 GROUPS = ("rules", "vector")
