@@ -39,13 +39,15 @@ def _assert_observed(vec: VectorGame, i: int, board: Board, first: bool) -> None
 
 def _careful(vec: VectorGame, rng: np.random.Generator) -> np.ndarray:
     """Actions that leave the opponent no capture when some do, moving a king when one
-    can: the games last into king endings, where the draw rules end them. (The batch's
-    packed moves and the rules kernels look ahead; the Boards check the outcome.)"""
+    can every other time, and a man (not to be crowned) when the kings have moved alone
+    for ten moves: the games last into king endings, where every draw rule ends some of
+    them. (The batch's packed moves and counters, and the rules kernels, look ahead; the
+    Boards check the outcome.)"""
     pos, meta, _, mask, moves, count = vec.batch.state
     variant = vec.batch.rules[0]
     actions = np.empty(vec.num_envs, dtype=np.int64)
     for i in range(vec.num_envs):
-        safe, kings = [], []
+        safe, kings, men = [], [], []
         for j in range(count[i]):
             w, b, k, side = K.make_move(pos[i, 0], pos[i, 1], pos[i, 2], meta[i, 0],
                                         moves[i, j])
@@ -53,7 +55,10 @@ def _careful(vec: VectorGame, rng: np.random.Generator) -> np.ndarray:
                 safe.append(j)
                 if (int(vec.obs[i, 1]) >> (int(mask[i, j]) // 128)) & 1:
                     kings.append(j)
-        pool = kings or safe or list(range(count[i]))
+                elif not int(moves[i, j]) >> 42 & 1:
+                    men.append(j)
+        pool = ((men if meta[i, 2] >= 20 else [])
+                or (kings if rng.random() < 0.5 else []) or safe or list(range(count[i])))
         actions[i] = mask[i, pool[rng.integers(len(pool))]]
     return actions
 
@@ -61,8 +66,10 @@ def _careful(vec: VectorGame, rng: np.random.Generator) -> np.ndarray:
 def replay(variant: str, n: int, games: int, seed: int, max_plies: int = 300,
            careful: bool = False) -> Counter:
     """Step ``n`` games until ``games`` have ended, checking every step against Boards;
-    returns how the games ended (terminations, "truncated"). The moves are random, drawn
-    by the kernel, or with ``careful`` chosen by :func:`_careful`."""
+    returns how the games ended (terminations, "truncated", and the draws' reasons), and
+    how many legal captures had another with the same start and end (``"routes"``). The
+    moves are random, drawn by the kernel, or with ``careful`` chosen by
+    :func:`_careful`."""
     name = f"draughts-{variant}"
     codec = Draughts(variant)
     vec = VectorGame(name, n, threads=2, max_plies=max_plies)
@@ -72,7 +79,8 @@ def replay(variant: str, n: int, games: int, seed: int, max_plies: int = 300,
     first = boards[0].turn
     ends: Counter = Counter()
     rng = np.random.default_rng(seed)
-    while sum(ends.values()) < games:
+    finished = 0
+    while finished < games:
         before = [set(mask[i, :count[i]].tolist()) for i in range(n)]
         assert (mask[np.arange(mask.shape[1]) >= count[:, None]] == -1).all()
         obs, mask, reward, done = vec.step(_careful(vec, rng) if careful else None)
@@ -80,6 +88,7 @@ def replay(variant: str, n: int, games: int, seed: int, max_plies: int = 300,
             board = boards[i]
             legal = _actions(codec, board)
             assert before[i] == legal, (i, board.fen())
+            ends["routes"] += sum(a % 4 > 0 for a in legal)
             action = int(vec.played[i])
             assert action in legal
             mover = board.turn
@@ -91,6 +100,8 @@ def replay(variant: str, n: int, games: int, seed: int, max_plies: int = 300,
                     1.0 if outcome.winner == mover else -1.0)
                 assert reward[i] == expected
                 ends[outcome.termination.name] += 1
+                if outcome.winner is None:
+                    ends[str(board.draw_reason())] += 1
             elif len(board.move_stack) >= max_plies:
                 assert done[i] and vec.truncated[i] and reward[i] == 0.0
                 ends["truncated"] += 1
@@ -99,6 +110,7 @@ def replay(variant: str, n: int, games: int, seed: int, max_plies: int = 300,
                 _assert_observed(vec, i, board, first)
                 continue
             boards[i] = Board(variant=variant)
+            finished += 1
             _assert_observed(vec, i, boards[i], first)  # restarted
     return ends
 
@@ -111,11 +123,15 @@ def test_random_batches_replay_through_the_board(variant: str) -> None:
 
 @pytest.mark.parametrize("variant", ["russian", "english"])
 def test_careful_games_replay_and_end_by_every_rule(variant: str) -> None:
-    ends = replay(variant, 64, 500, seed=13, careful=True)
-    print(ends)
-    assert ends["NO_MOVES"] > 0 and ends["REPETITION"] > 0 and ends["MOVE_RULE"] > 0
-    if variant == "russian":
-        assert ends["DRAW_RULE"] > 0
+    ends = replay(variant, 64, 1000 if variant == "russian" else 300, seed=13, careful=True)
+    reasons = {" ".join(w for w in str(r).split() if not w[0].isdigit()) for r in ends}
+    assert ends["NO_MOVES"] > 0 and ends["routes"] > 0  # captures told apart by route
+    if variant == "english":
+        assert {"repetition", "moves without a man move or capture"} <= reasons, ends
+    else:
+        assert {"repetition", "moves with only kings moved and no capture",
+                "kings against a lone king for moves", "lone king on the main road for moves",
+                "ending unchanged for moves"} <= reasons, ends
 
 
 @pytest.mark.parametrize("variant", ["russian", "english"])
