@@ -48,6 +48,7 @@ from bitgames.core.jit import njit, register_warmup
 from bitgames.core.rng import below_at
 from bitgames.draughts.board import MAIN_ROAD
 from bitgames.draughts.kernels import (
+    ENGLISH,
     KEY_MASK,
     M32,
     MAX_MOVES,
@@ -309,9 +310,9 @@ def planes(obs: np.ndarray, out: np.ndarray) -> None:
 def rules_of(variant: str, max_plies: int) -> tuple[int, ...]:
     """The ``rules`` tuple of :func:`step_batch` for ``variant``'s default
     :class:`~bitgames.draughts.board.DrawRules`."""
-    from bitgames.draughts.board import DrawRules, _variant_code
+    from bitgames.draughts.board import DrawRules
 
-    code = _variant_code(variant)
+    code = RUSSIAN if variant == "russian" else ENGLISH
     r = DrawRules.russian() if variant == "russian" else DrawRules.english()
 
     def plies(moves: int | None) -> int:
