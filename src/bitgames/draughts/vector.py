@@ -47,6 +47,7 @@ from bitgames.core.bits import popcount
 from bitgames.core.jit import njit, register_warmup
 from bitgames.core.rng import below_at
 from bitgames.draughts.board import MAIN_ROAD
+from bitgames.draughts.geometry import COORDS
 from bitgames.draughts.kernels import (
     ENGLISH,
     KEY_MASK,
@@ -67,22 +68,11 @@ SIDE, PLIES, QUIET, BALANCE, LONE, ROAD = range(6)
 #: the start position's men (both variants)
 WHITE0, BLACK0 = (U(x) for x in start_position(RUSSIAN)[:2])
 ROAD_MASK = U(MAIN_ROAD)
-#: bits 32-41 of a packed move: its start and end squares
+#: a packed move's start and end squares, once shifted down by 32 (start in the low bits)
 ENDS = U(1023)
 #: row (rank 8 on top) and column of each square, as :class:`bitgames.env.codecs.Draughts`
-ROWS = np.zeros(32, np.int64)
-COLS = np.zeros(32, np.int64)
-
-
-def _coords() -> None:
-    from bitgames.draughts.geometry import COORDS
-
-    for s, (file, rank) in enumerate(COORDS):
-        ROWS[s] = 7 - rank
-        COLS[s] = file
-
-
-_coords()
+ROWS = np.array([7 - rank for _, rank in COORDS], np.int64)
+COLS = np.array([file for file, _ in COORDS], np.int64)
 
 
 def new_state(num_envs: int, history: int) -> tuple[np.ndarray, ...]:
