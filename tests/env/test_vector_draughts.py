@@ -50,12 +50,12 @@ def _careful(vec: VectorGame, rng: np.random.Generator) -> np.ndarray:
         safe, kings, men = [], [], []
         for j in range(count[i]):
             w, b, k, side = K.make_move(pos[i, 0], pos[i, 1], pos[i, 2], meta[i, 0],
-                                        moves[i, j])
+                                        moves[j >> 4, i, j & 15])
             if not K.any_capture(K.U(w), K.U(b), K.U(k), side, variant):
                 safe.append(j)
                 if (int(vec.obs[i, 1]) >> (int(mask[i, j]) // 128)) & 1:
                     kings.append(j)
-                elif not int(moves[i, j]) >> 42 & 1:
+                elif not int(moves[j >> 4, i, j & 15]) >> 42 & 1:
                     men.append(j)
         pool = ((men if meta[i, 2] >= 20 else [])
                 or (kings if rng.random() < 0.5 else []) or safe or list(range(count[i])))
