@@ -114,7 +114,9 @@ def _list(state: Any, buf: np.ndarray, i: int, variant: int) -> int:
     """Write game ``i``'s legal actions and their moves; return its number of legal
     moves (numbered or not)."""
     pos, meta, history, mask, moves, count = state
-    n = gen_moves(pos[i, 0], pos[i, 1], pos[i, 2], meta[i, SIDE], variant, buf, 0, 1)
+    zero = np.int64(0)  # not literals: the kernels keep their one signature
+    n = gen_moves(pos[i, 0], pos[i, 1], pos[i, 2], meta[i, SIDE], variant, buf, zero,
+                  zero + 1)
     kept = 0
     for j in range(n):
         mv = buf[0, j, 0] & KEY_MASK
