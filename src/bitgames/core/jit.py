@@ -66,7 +66,7 @@ KERNEL_MODULES: dict[str, tuple[str, ...]] = {
         "bitgames.othello.vector",
     ),
     "draughts": ("bitgames.draughts.kernels", "bitgames.draughts.search",
-                 "bitgames.draughts.egdb"),
+                 "bitgames.draughts.egdb", "bitgames.draughts.vector"),
     "go": ("bitgames.go.kernels", "bitgames.go.mcts", "bitgames.go.vector"),
     "leiserchess": (
         "bitgames.leiserchess.kernels",

@@ -42,6 +42,8 @@ RANDOM = -1
 #: the games :class:`VectorGame` runs, and the module of their batch
 KINDS = {
     "othello": "bitgames.env.batches.othello",
+    "draughts-russian": "bitgames.env.batches.draughts_russian",
+    "draughts-english": "bitgames.env.batches.draughts_english",
     "go": "bitgames.env.batches.go",
     "leiserchess": "bitgames.env.batches.leiserchess",
 }
