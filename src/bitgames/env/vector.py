@@ -101,13 +101,14 @@ class Batch(ABC):
 class VectorGame:
     """``num_envs`` games of ``name`` stepped together on ``threads`` threads (default:
     all cores), each restarted as soon as it ends; ``options`` go to the game's batch
-    (Go: ``size``, ``komi``, ``rules``, ``max_plies``, ``masks``).
+    (every game: ``max_plies``; Go: ``size``, ``komi``, ``rules``, ``masks``).
 
     :meth:`step` returns ``(obs, mask, reward, done)``, arrays this object owns and
-    rewrites in place. ``obs`` and ``mask`` are the game's compact forms (Othello:
-    ``obs[i] = (mover's discs, opponent's discs)`` as bitboards, ``mask[i]`` the legal
-    squares as bits; Go: see :class:`bitgames.env.batches.go.GoBatch`);
-    :meth:`planes` and :meth:`action_mask` give the AEC environment's planes and mask.
+    rewrites in place. ``obs`` and ``mask`` are the game's compact forms, documented by
+    its batch class in :mod:`bitgames.env.batches`: bitboards for the observation; the
+    legal squares as bits for Othello and the legal points for Go, the legal action
+    numbers padded with -1 for draughts and Leiserchess. :meth:`planes` and
+    :meth:`action_mask` give the AEC environment's planes and mask.
     ``reward[i]`` is for the side that just moved (+1 won, -1 lost, 0 drawn or not over);
     an illegal action loses at once. :attr:`played` holds the actions just taken,
     :attr:`turn` the colour to move (0: the side that starts) and :attr:`truncated` the
