@@ -489,6 +489,10 @@ class TimeManager:
 # -- the engine interface -----------------------------------------------------------------------
 
 
+#: The most search threads an engine accepts.
+MAX_THREADS = 1024
+
+
 class Engine(ABC):
     """The interface every game's engine implements.
 
@@ -503,11 +507,26 @@ class Engine(ABC):
     #: The unit of this engine's scores.
     unit: ClassVar[Unit]
 
-    def __init__(self, level: int | None = None) -> None:
+    def __init__(self, level: int | None = None, threads: int = 1) -> None:
         self.stop_signal = StopSignal()
         self.time_manager = TimeManager()
         self._level = 0
         self.level = self.MAX_LEVEL // 2 if level is None else level
+        self._threads = 1
+        self.threads = threads
+
+    @property
+    def threads(self) -> int:
+        """Search threads, 1 to :data:`MAX_THREADS` (default 1: the deterministic
+        search, node counts included; see :mod:`bitgames.core.smp`)."""
+        return self._threads
+
+    @threads.setter
+    def threads(self, n: int) -> None:
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_THREADS:
+            raise BitgamesError(f"threads must be a whole number from 1 to {MAX_THREADS}, "
+                                f"got {n!r}")
+        self._threads = n
 
     @property
     def level(self) -> int:

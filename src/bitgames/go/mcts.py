@@ -37,7 +37,6 @@ import numpy as np
 from bitgames.core import jit
 from bitgames.core.engine import End, InfoCallback, Limit, Score, SearchResult, Unit
 from bitgames.core.engine import Engine as CoreEngine
-from bitgames.core.errors import BitgamesError
 from bitgames.core.rng import stream_seed
 from bitgames.go import kernels as K
 from bitgames.go.board import BLACK, WHITE, Board, Move
@@ -420,9 +419,6 @@ class Engine(CoreEngine):
         shape_prior: float = 0.7,
         threads: int = 1,
     ) -> None:
-        if threads < 1:
-            raise BitgamesError(f"threads must be at least 1, got {threads}")
-        self.threads = threads
         self.seed = seed
         self.policy = policy
         self.shape_prior = shape_prior
@@ -441,7 +437,7 @@ class Engine(CoreEngine):
         self._tree_key: tuple[int, float, str, tuple[int, ...], tuple[int, ...]] | None = None
         self._tree_turn = 0  # the kernels' colour to move at the tree's root
         self._counter = 0
-        super().__init__(level)
+        super().__init__(level, threads)
 
     def _apply_level(self, n: int) -> None:
         self.playouts = LEVEL_PLAYOUTS[n - 1]

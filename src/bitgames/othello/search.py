@@ -53,9 +53,19 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from bitgames.core import smp
 from bitgames.core import tt as table
 from bitgames.core.bits import ctz, popcount
-from bitgames.core.engine import End, Info, InfoCallback, Limit, Score, SearchResult, Unit
+from bitgames.core.engine import (
+    End,
+    Info,
+    InfoCallback,
+    Limit,
+    Score,
+    SearchResult,
+    StopSignal,
+    Unit,
+)
 from bitgames.core.engine import Engine as BaseEngine
 from bitgames.core.errors import BitgamesError
 from bitgames.core.jit import njit, register_warmup
@@ -562,10 +572,11 @@ class Engine(BaseEngine):
 
     def __init__(self, level: int = 8, evaluation: str = "pattern", weights: Any = None,
                  table_bits: int = 20, exact_empties: int | None = None,
-                 wld_empties: int | None = None, mpc: bool | None = None) -> None:
+                 wld_empties: int | None = None, mpc: bool | None = None,
+                 threads: int = 1) -> None:
         from bitgames.othello.solver import Solver
 
-        super().__init__(level)
+        super().__init__(level, threads)
         if exact_empties is not None:
             self.exact_empties = exact_empties
         if wld_empties is not None:
@@ -589,6 +600,7 @@ class Engine(BaseEngine):
         self.killers = np.full((MAX_PLY + 2, 2), -1, dtype=np.int64)
         self.hist = np.zeros(64, dtype=np.int64)
         self.ctl = np.zeros(8, dtype=np.int64)
+        self._helper_tables: list[tuple[np.ndarray, np.ndarray]] = []  # killers, history
         self.solver = Solver(table_bits=min(table_bits, 21))
         self.solver_stats = np.zeros(4, dtype=np.int64)
         self.stop_signal.attach(self.ctl, STOP)
@@ -738,11 +750,45 @@ class Engine(BaseEngine):
 
     def _iterate(self, p: np.uint64, o: np.uint64, max_depth: int, start: float, target: float,
                  on_info: InfoCallback | None) -> SearchResult:
+        """Iterative deepening on the engine's thread, with ``threads - 1`` helpers."""
         pv = np.zeros(MAX_PLY + 2, dtype=np.int64)
+        empties = 64 - popcount(p | o)
+        with smp.helping(self.threads, self._helper(p, o, max_depth)) as helper_nodes:
+            best = self._deepen(p, o, max_depth, start, target, on_info, pv, empties)
+        best.nodes += sum(helper_nodes)
+        return best
+
+    def _helper(self, p: np.uint64, o: np.uint64, max_depth: int) -> smp.Helper:
+        """A Lazy SMP helper of the search of (p, o) (:mod:`bitgames.core.smp`)."""
+        while len(self._helper_tables) < self.threads - 1:
+            self._helper_tables.append((np.full((MAX_PLY + 2, 2), -1, dtype=np.int64),
+                                        np.zeros(64, dtype=np.int64)))
+
+        def run(index: int, stop: StopSignal) -> int:
+            killers, hist = self._helper_tables[index - 1]
+            hist //= 4
+            ctl = self.ctl.copy()
+            ctl[STOP] = ctl[NODES] = 0
+            ctl[NODE_LIMIT] = 1 << 62
+            stop.attach(ctl, STOP)
+            pv = np.zeros(MAX_PLY + 2, dtype=np.int64)
+            for d in range(1, max_depth + 1):
+                if stop.is_set():
+                    break
+                search_root(p, o, np.int64(-INF), np.int64(INF),
+                            np.int64(smp.helper_depth(index, d)), self.table, killers, hist,
+                            ctl, self.weights, ev.GATHER, ev.B3, self.classic, pv)
+            return int(ctl[NODES])
+
+        return run
+
+    def _deepen(self, p: np.uint64, o: np.uint64, max_depth: int, start: float,
+                target: float, on_info: InfoCallback | None, pv: np.ndarray,
+                empties: int) -> SearchResult:
+        """The iterative deepening of the engine's own thread."""
         best: SearchResult | None = None
         prev = 0
         last_time = 0.0
-        empties = 64 - popcount(p | o)
         for d in range(1, max_depth + 1):
             window = 60 if d > 2 else INF
             alpha, beta = max(prev - window, -INF), min(prev + window, INF)
