@@ -333,14 +333,14 @@ class Engine(core_engine.Engine):
 
     def __init__(self, variant: str = "russian", level: int | None = None,
                  tt_bits: int = 20, weights: np.ndarray | None = None,
-                 egdb: egdb_mod.Tables | None = None) -> None:
+                 egdb: egdb_mod.Tables | None = None, threads: int = 1) -> None:
         self.variant = variant
         if egdb is not None and egdb.variant != variant:
             raise board_mod.DraughtsError(f"endgame tables of {egdb.variant}, engine of "
                                           f"{variant}")
         self.egdb = egdb
         self._code = board_mod._variant_code(variant)
-        super().__init__(level)
+        super().__init__(level, threads)
         self.weights = default_weights(variant) if weights is None else weights
         self.table = tt.new_table(tt_bits)
         self._generation = 0

@@ -673,7 +673,8 @@ class Engine(CoreEngine):
     unit = Unit.PAWNS
 
     def __init__(self, level: int | None = None, *, tt_bits: int = 20,
-                 params: np.ndarray | None = None, closebook: Any = None) -> None:
+                 params: np.ndarray | None = None, closebook: Any = None,
+                 threads: int = 1) -> None:
         self.params = default_params() if params is None else params.copy()
         empty = np.zeros(0, dtype=np.uint8)
         self.cb_kings = closebook.kings if closebook is not None else empty
@@ -684,7 +685,7 @@ class Engine(CoreEngine):
         self.history = np.zeros((2, 1 << 14), dtype=np.int64)
         self._lock = threading.Lock()
         self.default_depth = LEVEL_DEPTHS[4]
-        super().__init__(level)
+        super().__init__(level, threads)
 
     def _apply_level(self, n: int) -> None:
         self.default_depth = LEVEL_DEPTHS[n - 1]
