@@ -24,9 +24,9 @@ from typing import NamedTuple
 import numpy as np
 
 from bitgames.core import engine as core_engine
-from bitgames.core import tt
+from bitgames.core import smp, tt
 from bitgames.core.bits import ctz, popcount
-from bitgames.core.engine import InfoCallback, Limit, Score, SearchResult, Unit
+from bitgames.core.engine import InfoCallback, Limit, Score, SearchResult, StopSignal, Unit
 from bitgames.core.jit import njit, register_warmup
 from bitgames.core.rng import random_at
 from bitgames.draughts import board as board_mod
@@ -348,6 +348,7 @@ class Engine(core_engine.Engine):
         self.history = np.zeros(32 * 32, dtype=np.int64)
         self.buf = new_buffer(MAX_PLY)
         self._stats = np.zeros(8, dtype=np.int64)
+        self._helper_tables: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         # the kernel stops once its node count reaches stats[S_LIMIT]: a stop writes 1 there
         self.stop_signal.attach(self._stats, S_LIMIT)
 
@@ -394,36 +395,72 @@ class Engine(core_engine.Engine):
         result = SearchResult(legal[0], Score(0.0, Unit.MEN), [legal[0]])
         total_nodes = 0
         out_of_time = False
-        for d in range(1, max_depth + 1):
-            stats[:] = 0
-            stats[S_LIMIT] = node_limit - total_nodes
-            stats[S_GEN] = self._generation
-            stats[S_EGDB] = probe
-            if stop.is_set():
-                stats[S_LIMIT] = 0
-            score = _pvs(U(w), U(b), U(k), np.int64(side), np.int64(d), np.int64(-INF),
-                         np.int64(INF), np.int64(0), np.int64(self._code), state)
-            total_nodes += int(stats[S_NODES])
-            elapsed = time.perf_counter() - start
-            if stats[S_ABORT] != 0 and d > 1:
-                result.nodes, result.time = total_nodes, elapsed
-                break
-            move = self._move_of(board, int(stats[S_BEST])) or legal[0]
-            result = SearchResult(move, to_score(int(score)), self._pv(board, move, d), d,
-                                  total_nodes, elapsed, seldepth=int(stats[S_SELDEPTH]))
-            if on_info is not None:
-                on_info(result.info())
-            if abs(int(score)) >= WIN - MAX_PLY or total_nodes >= node_limit or stop.is_set():
-                break
-            if budget.optimum < math.inf:
-                if len(legal) == 1:  # nothing to choose: answer at once
+        helper = self._helper(w, b, k, side, state, probe, max_depth)
+        with smp.helping(self.threads, helper) as helper_nodes:
+            for d in range(1, max_depth + 1):
+                stats[:] = 0
+                stats[S_LIMIT] = node_limit - total_nodes
+                stats[S_GEN] = self._generation
+                stats[S_EGDB] = probe
+                if stop.is_set():
+                    stats[S_LIMIT] = 0
+                score = _pvs(U(w), U(b), U(k), np.int64(side), np.int64(d), np.int64(-INF),
+                             np.int64(INF), np.int64(0), np.int64(self._code), state)
+                total_nodes += int(stats[S_NODES])
+                elapsed = time.perf_counter() - start
+                if stats[S_ABORT] != 0 and d > 1:
+                    result.nodes, result.time = total_nodes, elapsed
                     break
-                if elapsed > budget.optimum * 0.45:  # the next iteration would not end
-                    out_of_time = True
+                move = self._move_of(board, int(stats[S_BEST])) or legal[0]
+                result = SearchResult(move, to_score(int(score)), self._pv(board, move, d), d,
+                                      total_nodes, elapsed, seldepth=int(stats[S_SELDEPTH]))
+                if on_info is not None:
+                    on_info(result.info())
+                if abs(int(score)) >= WIN - MAX_PLY or total_nodes >= node_limit or stop.is_set():
                     break
+                if budget.optimum < math.inf:
+                    if len(legal) == 1:  # nothing to choose: answer at once
+                        break
+                    if elapsed > budget.optimum * 0.45:  # the next iteration would not end
+                        out_of_time = True
+                        break
+        result.nodes += sum(helper_nodes)
         stop.disarm()
         result.ended = stop.end(completed=not out_of_time)
         return result
+
+    def _helper(self, w: int, b: int, k: int, side: int, state: SearchState, probe: int,
+                max_depth: int) -> smp.Helper:
+        """A Lazy SMP helper of the search of ``state``'s root (:mod:`bitgames.core.smp`):
+        move lists, killers, history, control slots and repetition line of its own, the
+        table shared."""
+        while len(self._helper_tables) < self.threads - 1:
+            self._helper_tables.append((new_buffer(MAX_PLY),
+                                        np.zeros((MAX_PLY, 2), dtype=np.uint64),
+                                        np.zeros(32 * 32, dtype=np.int64)))
+
+        def run(index: int, stop: StopSignal) -> int:
+            buf, killers, history = self._helper_tables[index - 1]
+            killers[:] = 0
+            history //= 4
+            stats = np.zeros(8, dtype=np.int64)
+            own = state._replace(buf=buf, killers=killers, history=history, stats=stats,
+                                 rep=state.rep.copy())
+            stop.attach(stats, S_LIMIT)
+            nodes = 0
+            for d in range(1, max_depth + 1):
+                stats[:] = 0
+                stats[S_LIMIT] = 1 << 62
+                stats[S_GEN] = self._generation
+                stats[S_EGDB] = probe
+                if stop.is_set():  # after the reset: a stop raised during it is seen here
+                    break
+                _pvs(U(w), U(b), U(k), np.int64(side), np.int64(smp.helper_depth(index, d)),
+                     np.int64(-INF), np.int64(INF), np.int64(0), np.int64(self._code), own)
+                nodes += int(stats[S_NODES])
+            return nodes
+
+        return run
 
     def _tables(self) -> tuple[np.ndarray, np.ndarray]:
         if self.egdb is None:
