@@ -29,9 +29,18 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from bitgames.core import tt
+from bitgames.core import smp, tt
 from bitgames.core.bits import ctz, popcount
-from bitgames.core.engine import End, Info, InfoCallback, Limit, Score, SearchResult, Unit
+from bitgames.core.engine import (
+    End,
+    Info,
+    InfoCallback,
+    Limit,
+    Score,
+    SearchResult,
+    StopSignal,
+    Unit,
+)
 from bitgames.core.engine import Engine as CoreEngine
 from bitgames.core.jit import njit, register_warmup
 from bitgames.core.rng import mix64, random_at
@@ -684,6 +693,7 @@ class Engine(CoreEngine):
         self.killers = np.zeros((MAX_PLY + 2, 2), dtype=np.int64)
         self.history = np.zeros((2, 1 << 14), dtype=np.int64)
         self._lock = threading.Lock()
+        self._helper_tables: list[tuple[np.ndarray, np.ndarray]] = []  # killers, history
         self.default_depth = LEVEL_DEPTHS[4]
         super().__init__(level, threads)
 
@@ -746,41 +756,72 @@ class Engine(CoreEngine):
         best_score = 0
         done_depth = 0
         total_nodes = 0
+        helper_nodes: list[int] = []
         seldepth = 0
         completed = True
         pv: list[Move] = []
         try:
-            for d in range(1, max_depth + 1):
-                stats[S_SELDEPTH] = 0
-                stats[S_BEST_MOVE] = -1
-                score = int(search_root(*bb, board.side, d, -INF, INF, irrev, state))
-                total_nodes = int(stats[S_NODES])
-                if stop.is_set() and d > 1:
-                    # keep a partial iteration's move only if it was searched fully first
-                    break
-                if stats[S_BEST_MOVE] >= 0:
-                    best = int(stats[S_BEST_MOVE])
-                    best_score = score
-                done_depth = d
-                seldepth = int(stats[S_SELDEPTH])
-                pv = self._pv(board, best)
-                elapsed = time.perf_counter() - start
-                if on_info is not None:
-                    on_info(Info(d, seldepth, to_score(best_score), total_nodes, elapsed,
-                                 list(pv)))
-                if stop.is_set():
-                    break
-                if abs(best_score) > MATE - MAX_PLY and d > 1:
-                    break
-                if elapsed >= budget.optimum:
-                    completed = d == max_depth
-                    break
+            helper = self._helper(bb, board.side, irrev, max_depth, state)
+            with smp.helping(self.threads, helper) as helper_nodes:
+                for d in range(1, max_depth + 1):
+                    stats[S_SELDEPTH] = 0
+                    stats[S_BEST_MOVE] = -1
+                    score = int(search_root(*bb, board.side, d, -INF, INF, irrev, state))
+                    total_nodes = int(stats[S_NODES])
+                    if stop.is_set() and d > 1:
+                        # keep a partial iteration's move only if it was searched fully first
+                        break
+                    if stats[S_BEST_MOVE] >= 0:
+                        best = int(stats[S_BEST_MOVE])
+                        best_score = score
+                    done_depth = d
+                    seldepth = int(stats[S_SELDEPTH])
+                    pv = self._pv(board, best)
+                    elapsed = time.perf_counter() - start
+                    if on_info is not None:
+                        on_info(Info(d, seldepth, to_score(best_score), total_nodes, elapsed,
+                                     list(pv)))
+                    if stop.is_set():
+                        break
+                    if abs(best_score) > MATE - MAX_PLY and d > 1:
+                        break
+                    if elapsed >= budget.optimum:
+                        completed = d == max_depth
+                        break
         finally:
             stop.disarm()
         node_limit = limit.nodes is not None and total_nodes >= limit.nodes
         ended = End.COMPLETED if node_limit else stop.end(completed)
         return SearchResult(Move.from_code(best), to_score(best_score), pv, done_depth,
-                            total_nodes, time.perf_counter() - start, ended, seldepth)
+                            total_nodes + sum(helper_nodes), time.perf_counter() - start,
+                            ended, seldepth)
+
+    def _helper(self, bb: tuple[np.uint64, ...], side: int, irrev: int, max_depth: int,
+                state: SearchState) -> smp.Helper:
+        """A Lazy SMP helper of the search of ``state``'s root (:mod:`bitgames.core.smp`):
+        its own path, move lists, killers, history, counters and stop flag; the table
+        shared."""
+        while len(self._helper_tables) < self.threads - 1:
+            self._helper_tables.append((np.zeros((MAX_PLY + 2, 2), dtype=np.int64),
+                                        np.zeros((2, 1 << 14), dtype=np.int64)))
+
+        def run(index: int, stop: StopSignal) -> int:
+            killers, history = self._helper_tables[index - 1]
+            killers[:] = 0
+            stats = state.stats.copy()
+            stats[S_NODES] = 0
+            stats[S_LIMIT] = 1 << 62
+            own = state._replace(boards=state.boards.copy(), hashes=state.hashes.copy(),
+                                 moves=np.zeros_like(state.moves),
+                                 scores=np.zeros_like(state.scores), killers=killers,
+                                 history=history, stats=stats, stop=stop.flag)
+            for d in range(1, max_depth + 1):
+                if stop.is_set():
+                    break
+                search_root(*bb, side, smp.helper_depth(index, d), -INF, INF, irrev, own)
+            return int(stats[S_NODES])
+
+        return run
 
     def _pv(self, board: Any, first: int) -> list[Move]:
         """Principal variation: ``first``, then TT moves while legal (at most 20)."""
