@@ -190,3 +190,15 @@ def test_win_distance_survives_the_table_at_another_ply(fen: str) -> None:
     expected = forced_win_plies(board.copy(stack=False), 13)
     assert expected == first.score.plies - 2
     assert second.score == Score.win_in(expected, Unit.MEN)
+
+
+@pytest.mark.parametrize("fen", ["B:W26,12,19:B10,K30", "W:W27,14,32:B12,1"])
+def test_parallel_search_finds_the_minimax_win_distance(fen: str) -> None:
+    # four threads on a table of 16 entries: torn or stale entries must not change the
+    # proven distance, which plain minimax gives independently
+    board = Board(fen)
+    engine = Engine("english", tt_bits=4, threads=4)
+    result = engine.search(board, Limit(depth=12))
+    expected = forced_win_plies(board.copy(stack=False), 13)
+    assert expected is not None and result.score == Score.win_in(expected, Unit.MEN)
+    assert result.move in list(board.legal_moves)

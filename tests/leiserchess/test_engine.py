@@ -399,6 +399,15 @@ def test_win_distances_stay_right_through_the_table(fen: str) -> None:
     assert res.score == Score.win_in(3, Unit.PAWNS)
 
 
+@pytest.mark.parametrize("fen", WIN_IN_3)
+def test_parallel_search_finds_the_win_in_three(fen: str) -> None:
+    # four threads on a table of 16 entries; the distance is checked by plain minimax
+    board = Board(fen)
+    assert _wins_within(board, 3) and not _wins_within(board, 1)
+    res = S.Engine(tt_bits=4, threads=4).search(board, Limit(depth=6))
+    assert res.score == Score.win_in(3, Unit.PAWNS) and res.move in list(board.legal_moves)
+
+
 def _play_into_the_win(board: Board) -> None:
     """Push the winning move of a WIN_IN_3 position and a reply that does not end the game."""
     for move in list(board.legal_moves):

@@ -1,0 +1,95 @@
+"""Parallel search: wall-clock time to a fixed depth with 1 and with more threads.
+
+    python benchmarks/parallel_bench.py [--games othello,ffo,draughts,leiserchess]
+        [--positions 20] [--threads 2] [--rounds 2]
+
+For each engine, the same positions (random openings, fixed seed) are searched to a fixed
+depth from an empty table, first on one thread, then on ``--threads``; the pair of runs
+is repeated ``--rounds`` times, alternating, so that a change of load hits both. Prints
+the seconds and nodes of each run, then the ratio of the summed times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from bitgames.core.engine import Limit
+
+
+def _random_boards(new: Callable[[], Any], n: int, lo: int, hi: int, seed: int = 7
+                   ) -> list[Any]:
+    rng = random.Random(seed)
+    boards: list[Any] = []
+    while len(boards) < n:
+        b = new()
+        for _ in range(rng.randrange(lo, hi)):
+            moves = list(b.legal_moves)
+            if not moves or b.is_game_over():
+                break
+            b.push(rng.choice(moves))
+        if not b.is_game_over() and list(b.legal_moves):
+            boards.append(b)
+    return boards
+
+
+def _othello(n: int) -> tuple[list[Any], Callable[[int], Any], Callable[[Any, Any], Any]]:
+    from bitgames.othello.board import Board
+    from bitgames.othello.search import Engine
+
+    boards = _random_boards(Board, n, 10, 30)
+    return (boards, lambda t: Engine(level=20, threads=t),
+            lambda e, b: e.search(b, Limit(depth=13), solve=False))
+
+
+def _draughts(n: int) -> tuple[list[Any], Callable[[int], Any], Callable[[Any, Any], Any]]:
+    from bitgames.draughts.board import Board
+    from bitgames.draughts.search import Engine
+
+    boards = _random_boards(Board, n, 6, 24)
+    return boards, lambda t: Engine("russian", threads=t), lambda e, b: e.search(
+        b, Limit(depth=14))
+
+
+def _leiserchess(n: int) -> tuple[list[Any], Callable[[int], Any], Callable[[Any, Any], Any]]:
+    from bitgames.leiserchess.board import Board
+    from bitgames.leiserchess.search import Engine
+
+    boards = _random_boards(Board, n, 4, 30)
+    return boards, lambda t: Engine(threads=t), lambda e, b: e.search(b, Limit(depth=7))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", default="othello,draughts,leiserchess")
+    ap.add_argument("--positions", type=int, default=20)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=2)
+    args = ap.parse_args()
+    for game in args.games.split(","):
+        items, make, run = {"othello": _othello, "draughts": _draughts,
+                            "leiserchess": _leiserchess}[game](args.positions)
+        totals = {1: 0.0, args.threads: 0.0}
+        for rnd in range(args.rounds):
+            for threads in (1, args.threads):
+                engine = make(threads)
+                run(engine, items[0])  # compile and page in, untimed
+                seconds, nodes = 0.0, 0
+                for item in items:
+                    engine.new_game()
+                    t0 = time.perf_counter()
+                    r = run(engine, item)
+                    seconds += time.perf_counter() - t0
+                    nodes += r.nodes
+                totals[threads] += seconds
+                print(f"{game} round {rnd + 1}, {threads} thread(s): {seconds:.2f} s, "
+                      f"{nodes:,} nodes", flush=True)
+        print(f"{game}: {args.threads} threads {totals[1] / totals[args.threads]:.2f} x "
+              f"faster than 1 ({len(items)} positions, {args.rounds} rounds)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
