@@ -93,7 +93,7 @@ def _othello_endgames(n: int, empties: int, seed: int) -> list[Any]:
     from bitgames.othello.board import Board
 
     rng = random.Random(seed)
-    boards = []
+    boards: list[Any] = []
     while len(boards) < n:
         b = Board()
         while b.empties() > empties and not b.is_game_over():
