@@ -1,7 +1,8 @@
 """Parallel search: wall-clock time to a fixed depth with 1 and with more threads.
 
-    python benchmarks/parallel_bench.py [--games othello,ffo,draughts,leiserchess]
+    python benchmarks/parallel_bench.py [--games othello,draughts,leiserchess]
         [--positions 20] [--threads 2] [--rounds 2]
+        [--depths othello=13,draughts=14,leiserchess=7]
 
 For each engine, the same positions (random openings, fixed seed) are searched to a fixed
 depth from an empty table, first on one thread, then on ``--threads``; the pair of runs
@@ -36,30 +37,33 @@ def _random_boards(new: Callable[[], Any], n: int, lo: int, hi: int, seed: int =
     return boards
 
 
-def _othello(n: int) -> tuple[list[Any], Callable[[int], Any], Callable[[Any, Any], Any]]:
+def _othello(n: int, depth: int
+             ) -> tuple[list[Any], Callable[[int], Any], Callable[[Any, Any], Any]]:
     from bitgames.othello.board import Board
     from bitgames.othello.search import Engine
 
     boards = _random_boards(Board, n, 10, 30)
     return (boards, lambda t: Engine(level=20, threads=t),
-            lambda e, b: e.search(b, Limit(depth=13), solve=False))
+            lambda e, b: e.search(b, Limit(depth=depth), solve=False))
 
 
-def _draughts(n: int) -> tuple[list[Any], Callable[[int], Any], Callable[[Any, Any], Any]]:
+def _draughts(n: int, depth: int
+              ) -> tuple[list[Any], Callable[[int], Any], Callable[[Any, Any], Any]]:
     from bitgames.draughts.board import Board
     from bitgames.draughts.search import Engine
 
     boards = _random_boards(Board, n, 6, 24)
     return boards, lambda t: Engine("russian", threads=t), lambda e, b: e.search(
-        b, Limit(depth=14))
+        b, Limit(depth=depth))
 
 
-def _leiserchess(n: int) -> tuple[list[Any], Callable[[int], Any], Callable[[Any, Any], Any]]:
+def _leiserchess(n: int, depth: int
+                 ) -> tuple[list[Any], Callable[[int], Any], Callable[[Any, Any], Any]]:
     from bitgames.leiserchess.board import Board
     from bitgames.leiserchess.search import Engine
 
     boards = _random_boards(Board, n, 4, 30)
-    return boards, lambda t: Engine(threads=t), lambda e, b: e.search(b, Limit(depth=7))
+    return boards, lambda t: Engine(threads=t), lambda e, b: e.search(b, Limit(depth=depth))
 
 
 def main() -> None:
@@ -68,10 +72,13 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--depths", default="othello=13,draughts=14,leiserchess=7",
+                    help="the fixed depth of each engine")
     args = ap.parse_args()
+    depths = {name: int(d) for name, d in (x.split("=") for x in args.depths.split(","))}
     for game in args.games.split(","):
         items, make, run = {"othello": _othello, "draughts": _draughts,
-                            "leiserchess": _leiserchess}[game](args.positions)
+                            "leiserchess": _leiserchess}[game](args.positions, depths[game])
         totals = {1: 0.0, args.threads: 0.0}
         for rnd in range(args.rounds):
             for threads in (1, args.threads):
