@@ -78,6 +78,15 @@ def test_player_specs() -> None:
         PlayerSpec.parse("cmd:")
     player = make_player(kit(), PlayerSpec.parse("level:1,seed:4"))
     assert player.engine.level == 1 and not player.engine.perfect
+    assert player.engine.threads == 1
+
+
+def test_threads_of_any_builtin_engine() -> None:
+    player = make_player(kit(), PlayerSpec.parse("level:1,threads:3"))
+    assert player.engine.threads == 3 and player.engine.level == 1
+    for bad in ("threads:two", "threads:0", "threads:2000"):
+        with pytest.raises(BitgamesError, match="threads must be a whole number from 1"):
+            make_player(kit(), PlayerSpec.parse(bad))
 
 
 def test_sprt_decides_for_the_stronger_side_and_not_too_early() -> None:

@@ -272,8 +272,9 @@ class PlayerSpec:
       command in quotes, limits may follow: ``cmd:"my-engine --hub",depth:8`` (sent to
       the engine where its protocol can say them);
     - ``key:value,...`` -- the built-in engine: ``level:N``, and limits ``depth:N``,
-      ``nodes:N`` (Go: playouts), ``time:SECONDS`` per move; other keys are the game's
-      own engine options (Othello ``eval:classic``). A bare number is a level.
+      ``nodes:N`` (Go: playouts), ``time:SECONDS`` per move, ``threads:N`` search
+      threads; other keys are the game's own engine options (Othello ``eval:classic``).
+      A bare number is a level.
 
     >>> PlayerSpec.parse("level:5,time:0.5")
     PlayerSpec(text='level:5,time:0.5', command=None, level=5, limit=Limit(depth=None, \
@@ -370,9 +371,15 @@ def make_player(kit: GameKit, spec: PlayerSpec) -> Any:
     if spec.command is not None:
         client = kit.client(spec.command)
         return client if spec.limit.is_empty() else LimitedPlayer(client, spec.limit)
-    engine = kit.engine(spec.options)
+    options = dict(spec.options)
+    threads = options.pop("threads", "1")
+    if not threads.isdigit():
+        raise BitgamesError(f"player {spec.text!r}: threads must be a whole number from 1 "
+                            f"to 1024, got {threads!r}")
+    engine = kit.engine(options)
     if spec.level is not None:
         engine.level = spec.level
+    engine.threads = int(threads)  # checked by the engine
     return EnginePlayer(engine, spec.limit, name=spec.text)
 
 

@@ -271,7 +271,7 @@ def _match_engine(options: dict[str, str]) -> Any:
     from bitgames.go import kernels as K
     from bitgames.go.mcts import Engine
 
-    unknown = set(options) - {"policy", "seed", "threads", *ENGINE_FLOATS}
+    unknown = set(options) - {"policy", "seed", *ENGINE_FLOATS}
     if unknown:
         raise BitgamesError(f"unknown Go engine option(s) {', '.join(sorted(unknown))} "
                             f"(known: policy, seed, threads, {', '.join(ENGINE_FLOATS)})")
@@ -289,11 +289,8 @@ def _match_engine(options: dict[str, str]) -> Any:
     seed = values.pop("seed", 0.0)
     if seed != int(seed) or seed < 0:
         raise BitgamesError(f"seed must be a whole number >= 0, got {options['seed']!r}")
-    threads = options.get("threads", "1")
-    if not threads.isdigit() or not 1 <= int(threads) <= 1024:
-        raise BitgamesError(f"threads must be a whole number from 1 to 1024, got {threads!r}")
     ensure_warm("go", "rules", "mcts")
-    engine = Engine(seed=int(seed), policy=K.POLICIES[policy], threads=int(threads))
+    engine = Engine(seed=int(seed), policy=K.POLICIES[policy])
     for key, value in values.items():
         setattr(engine, key, value)
     return engine
