@@ -229,6 +229,7 @@ def run_match_command(args: argparse.Namespace, kit_factory: str,
         PlayerSpec,
         Sprt,
         TimeControl,
+        make_player,
         random_openings,
         run_plan,
     )
@@ -241,11 +242,9 @@ def run_match_command(args: argparse.Namespace, kit_factory: str,
         raise BitgamesError("--resume needs --save FILE")
     module, _, name = kit_factory.partition(":")
     kit = getattr(importlib.import_module(module), name)(**kit_options)
-    for spec in specs:  # a built-in engine's options and level, checked (and its
+    for spec in specs:  # a built-in engine's options, level and threads, checked (and its
         if spec.command is None:  # kernels compiled) here, before the workers start
-            engine = kit.engine(spec.options)
-            if spec.level is not None:
-                engine.level = spec.level
+            make_player(kit, spec).close()
     openings: list[tuple[str, ...]]
     if args.openings:
         path = Path(args.openings)
