@@ -66,6 +66,20 @@ def test_every_engine_command_takes_the_same_limits(game: str, command: str) -> 
     assert limit_from_args(args).is_empty()  # no limit: the level decides
 
 
+@pytest.mark.parametrize("argv", [["othello", "play"], ["othello", "analyze", "f5"],
+                                  ["othello", "nboard"], ["draughts", "play"],
+                                  ["draughts", "analyze"], ["draughts", "hub"],
+                                  ["go", "gtp"], ["go", "play"], ["leiserchess", "play"],
+                                  ["leiserchess", "search"], ["leiserchess", "uci"]])
+def test_every_engine_mode_takes_threads(argv: list[str],
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert build_parser().parse_args(argv).threads == 1  # the deterministic search
+    assert build_parser().parse_args([*argv, "--threads", "2"]).threads == 2
+    with pytest.raises(SystemExit):
+        build_parser().parse_args([*argv, "--threads", "0"])
+    assert "argument --threads: must be 1..1024, got 0" in capsys.readouterr().err
+
+
 def test_go_limits_keep_their_older_names() -> None:
     args = build_parser().parse_args(["go", "gtp", "--playouts", "300", "--seconds", "1.5"])
     assert limit_from_args(args) == Limit(nodes=300, time=1.5)

@@ -56,10 +56,11 @@ def test_positions_round_trip() -> None:
 def test_handshake_search_and_done() -> None:
     lines = run(["hub", "set-param name=variant value=russian", "init",
                  f'pos pos={START} moves="22-17 9-13"', "level depth=4", "go think"])
-    assert lines[:7] == [
+    assert lines[:8] == [
         'id name=bitgames-draughts version=0.1.0 author="bitgames authors" country=none',
         'param name=variant value=russian type=enum values="russian english"',
         "param name=tt-bits value=20 type=int min=10 max=26",
+        "param name=threads value=1 type=int min=1 max=1024",
         'param name=dialect value=standard type=enum values="standard pydraughts"',
         'param name=egdb value="" type=string',
         "wait",
@@ -109,6 +110,25 @@ def test_script_with_the_harness() -> None:
                       re.compile(r"done move=\d+-\d+ ponder=\d+-\d+")]),
     ])
     assert "ignored unknown command 'frobnicate'" in hub.log.getvalue()
+
+
+def test_threads_param_reaches_the_engine() -> None:
+    hub = SessionHarness(HubSession)
+    hub.send("hub")
+    hub.expect("param name=threads value=1 type=int min=1 max=1024",
+               skip=lambda line: not line.startswith("param name=threads"))
+    hub.expect("wait", skip=lambda line: line.startswith("param "))
+    hub.converse([
+        ("set-param name=threads value=0",
+         ['error message="threads must be at least 1, got 0"']),
+        ("set-param name=threads value=3", []),
+        (f"pos pos={START}", []),
+        ("level depth=4", []),
+        ("go think", [re.compile(r"info depth=1 .*"), re.compile(r"info depth=2 .*"),
+                      re.compile(r"info depth=3 .*"), re.compile(r"info depth=4 .*"),
+                      re.compile(r"done move=\d+-\d+( ponder=\d+-\d+)?")]),
+    ])
+    assert hub.session.engine.threads == 3
 
 
 def test_bad_lines_get_errors_and_the_engine_keeps_running() -> None:

@@ -31,6 +31,26 @@ def test_handshake_and_ready() -> None:
     h.converse([("isready", ["readyok"]), ("ucinewgame", []), ("", [])])
 
 
+def test_threads_option_sets_the_engine_and_searches_in_parallel() -> None:
+    h = harness()
+    h.send("uci")
+    h.expect("option name Threads type spin value 1 default 1 min 1 max 1024",
+             skip=lambda line: line.startswith(("id ", "option name ")))
+    h.expect("uciok")
+    h.converse([
+        ("setoption name Threads value 0",
+         ["info string option Threads must be at least 1, got 0"]),
+        ("setoption name Threads value 2", []),
+    ])
+    assert h.session.engine.threads == 2
+    h.send("position startpos")
+    h.send("go depth 4")
+    move = h.expect(re.compile("bestmove .*"), skip=lambda line: line.startswith("info "))
+    board = Board()
+    board.push(move.split()[1])  # raises if the move is not legal
+    assert len(board.move_stack) == 1
+
+
 def test_bad_lines_get_info_string_and_change_nothing() -> None:
     h = harness()
     h.converse([

@@ -111,6 +111,8 @@ NODES = Integer(1, 10**12)
 SEED = Integer(0, 2**63 - 1)
 #: worker processes or threads
 WORKERS = Integer(1, 1024)
+#: search threads of an engine when ``--threads`` is not given
+DEFAULT_THREADS = 1
 #: games, positions, plies: anything counted that a job holds in memory
 COUNT = Integer(1, 10**9)
 
@@ -120,7 +122,8 @@ def add_limit_options(parser: argparse.ArgumentParser, max_level: int,
                       limits: bool = True, depth: bool = True,
                       nodes_help: str = "nodes per move",
                       aliases: dict[str, str] | None = None) -> None:
-    """The engine options, the same in every game: ``--level`` and, with ``limits``, the
+    """The engine options, the same in every game: ``--level``, ``--threads`` and, with
+    ``limits``, the
     limits ``--depth``, ``--nodes`` and ``--movetime`` (see :func:`limit_from_args`).
 
     ``level`` is the default level (``None``: the engine's own default) and ``level_help``
@@ -135,6 +138,7 @@ def add_limit_options(parser: argparse.ArgumentParser, max_level: int,
     parser.add_argument("--level", type=Integer(1, max_level), default=level,
                         help=f"engine level 1 (weakest) to {max_level}{default}"
                         + (f": {level_help}" if level_help else ""))
+    add_threads_option(parser)
     if not limits:
         return
     if depth:
@@ -144,6 +148,15 @@ def add_limit_options(parser: argparse.ArgumentParser, max_level: int,
                         help=nodes_help)
     parser.add_argument(*names["movetime"], dest="movetime", type=SECONDS, metavar="SECONDS",
                         help="seconds per move")
+
+
+def add_threads_option(parser: argparse.ArgumentParser, protocol: str = "") -> None:
+    """``--threads N``: the engine's search threads (``protocol``: how the mode's GUIs
+    set it too, for the help)."""
+    also = f"; also {protocol}" if protocol else ""
+    parser.add_argument("--threads", type=WORKERS, default=DEFAULT_THREADS, metavar="N",
+                        help=f"search threads (default {DEFAULT_THREADS}: the deterministic "
+                        f"search{also})")
 
 
 def limit_from_args(args: argparse.Namespace) -> Any:

@@ -19,6 +19,7 @@ from bitgames.core.cli import (
     add_json_flag,
     add_limit_options,
     add_match_options,
+    add_threads_option,
     emit,
     limit_from_args,
     perft_record,
@@ -109,6 +110,7 @@ def add_commands(sub: Any) -> None:
                        "lidraughts-bot).")
     p.add_argument("--egdb", metavar="DIR",
                    help="endgame tables to play by (also: set-param name=egdb value=DIR)")
+    add_threads_option(p, "set-param name=threads value=N")
     p.set_defaults(func=cmd_hub)
 
 
@@ -256,7 +258,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     board = _board(args)
     if board.is_game_over():
         raise ValueError(f"no search: the game is over ({board.result()})")
-    engine = Engine(board.variant, level=args.level, egdb=_tables(args.egdb, board.variant))
+    engine = Engine(board.variant, level=args.level, egdb=_tables(args.egdb, board.variant),
+                    threads=args.threads)
 
     def info(r: Info) -> None:
         pv = " ".join(str(m) for m in r.pv)
@@ -284,7 +287,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from bitgames.draughts.search import Engine
 
     board = _board(args)
-    engine = Engine(board.variant, level=args.level, egdb=_tables(args.egdb, board.variant))
+    engine = Engine(board.variant, level=args.level, egdb=_tables(args.egdb, board.variant),
+                    threads=args.threads)
     limit = limit_from_args(args)
     human = WHITE if args.color == "white" else not WHITE
     while True:
@@ -371,5 +375,5 @@ def cmd_match(args: argparse.Namespace) -> int:
 def cmd_hub(args: argparse.Namespace) -> int:
     from bitgames.draughts.hub import HubSession
 
-    HubSession(egdb=args.egdb).serve()
+    HubSession(egdb=args.egdb, threads=args.threads).serve()
     return 0

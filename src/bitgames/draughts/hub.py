@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bitgames import __version__
-from bitgames.core.engine import Info, Limit, Score, SearchResult, Unit
+from bitgames.core.engine import MAX_THREADS, Info, Limit, Score, SearchResult, Unit
 from bitgames.core.errors import BitgamesError, EngineError
 from bitgames.core.protocol import (
     MAX_NODES,
@@ -245,11 +245,13 @@ class HubSession(Session):
     protocol = "hub"
 
     def __init__(self, out: TextIO | None = None, log: TextIO | None = None,
-                 egdb: str | None = None) -> None:
+                 egdb: str | None = None, threads: int = 1) -> None:
         super().__init__(out, log)
         self.variant = "russian"
         self.dialect = "standard"
         self.tt_bits = 20
+        #: search threads (``set-param name=threads``; see :mod:`bitgames.core.smp`)
+        self.threads = threads
         #: the folder of endgame tables (:mod:`bitgames.draughts.egdb`) the engine plays by
         self.egdb = egdb
         self.board = Board(variant=self.variant)
@@ -296,6 +298,7 @@ class HubSession(Session):
     def engine(self) -> Engine:
         if self._engine is None or self._engine.variant != self.variant:
             self._engine = Engine(self.variant, tt_bits=self.tt_bits, egdb=self._tables())
+        self._engine.threads = self.threads
         return self._engine
 
     def _tables(self) -> Tables | None:
@@ -332,6 +335,7 @@ class HubSession(Session):
             "country=none",
             f'param name=variant value={self.variant} type=enum values="russian english"',
             f"param name=tt-bits value={self.tt_bits} type=int min=10 max=26",
+            f"param name=threads value={self.threads} type=int min=1 max={MAX_THREADS}",
             f'param name=dialect value={self.dialect} type=enum values="standard pydraughts"',
             f"param name=egdb value={quote(self.egdb or '')} type=string",
             "wait"])
@@ -350,6 +354,8 @@ class HubSession(Session):
         elif name == "tt-bits":
             self.tt_bits = parse_int(value, "tt-bits", lo=10, hi=26)
             self._engine = None
+        elif name == "threads":
+            self.threads = parse_int(value, "threads", lo=1, hi=MAX_THREADS)
         elif name == "egdb":  # a folder of endgame tables, or "" for none
             if value and not Path(value).is_dir():
                 raise BitgamesError(f"no folder {value!r}")

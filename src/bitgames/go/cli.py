@@ -16,7 +16,6 @@ from typing import Any
 from bitgames.core.cli import (
     NODES,
     SEED,
-    WORKERS,
     Integer,
     Number,
     add_json_flag,
@@ -70,9 +69,6 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
                       nodes_help="playouts per move (instead of the level's)",
                       aliases={"nodes": "--playouts", "movetime": "--seconds"})
     p.add_argument("--seed", type=SEED, default=0, help="random seed (default 0)")
-    p.add_argument("--threads", type=WORKERS, default=1,
-                   help="search threads, each with a tree of its own whose root visits are "
-                   "summed (root parallelism; default 1: the deterministic search)")
     p.add_argument(
         "--policy",
         choices=POLICY_NAMES,

@@ -16,6 +16,7 @@ from bitgames.core.cli import (
     add_json_flag,
     add_limit_options,
     add_match_options,
+    add_threads_option,
     emit,
     limit_from_args,
     perft_record,
@@ -50,6 +51,7 @@ def add_commands(sub: Any) -> None:
         "position startpos|fen ... moves ..., go depth|time|inc, stop, quit). Protocol on "
         "stdout, logs on stderr.",
     )
+    add_threads_option(u, "setoption name Threads value N")
     u.set_defaults(func=cmd_uci)
 
     pl = sub.add_parser(
@@ -165,7 +167,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
 def cmd_uci(args: argparse.Namespace) -> int:
     from bitgames.leiserchess.uci import run_uci
 
-    return run_uci()
+    return run_uci(threads=args.threads)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -181,7 +183,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     from bitgames.leiserchess.search import Engine
 
     board = _board_from(args.fen, args.moves)
-    res = Engine(args.level).search(board, limit_from_args(args))
+    res = Engine(args.level, threads=args.threads).search(board, limit_from_args(args))
     emit(
         {"fen": board.fen(), **res.to_dict()},
         args.json,

@@ -31,7 +31,7 @@ def play(args: argparse.Namespace, inp: Any = None, out: Any = None) -> int:
 
     board = Board(args.fen) if args.fen else Board()
     human = WHITE if args.color in ("tangerine", "white") else BLACK
-    engine = Engine(args.level)
+    engine = Engine(args.level, threads=args.threads)
     limit = limit_from_args(args)
     say(HELP)
 

@@ -2,9 +2,10 @@
 
 :class:`UciSession` is our engine's side, a dialect of :class:`bitgames.core.protocol.Session`.
 Commands: ``uci``, ``isready`` (answered at once, also while searching), ``setoption name
-<id> value <x>``, ``ucinewgame``, ``position startpos|fen <board> <W|B>|endgame [moves
-...]``, ``go [depth N] [nodes N] [movetime MS] [time MS] [inc MS] [wtime MS] [btime MS]
-[winc MS] [binc MS] [movestogo M] [infinite]``, ``stop``, ``quit``; extras ``display``
+<id> value <x>`` (the evaluation options, and ``Threads``: search threads),
+``ucinewgame``, ``position startpos|fen <board> <W|B>|endgame [moves ...]``, ``go
+[depth N] [nodes N] [movetime MS] [time MS] [inc MS] [wtime MS] [btime MS] [winc MS]
+[binc MS] [movestogo M] [infinite]``, ``stop``, ``quit``; extras ``display``
 and ``perft N`` answer with ``info string`` lines.
 
 Only protocol lines go to stdout, each flushed; logs go to stderr. A bad line never stops
@@ -34,7 +35,7 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from bitgames.core.engine import End, Info, Limit, Score, SearchResult
+from bitgames.core.engine import MAX_THREADS, End, Info, Limit, Score, SearchResult
 from bitgames.core.errors import BitgamesError, EngineError
 from bitgames.core.protocol import (
     MAX_NODES,
@@ -186,6 +187,8 @@ class UciSession(Session):
             value = int(self.engine.params[slot])
             lines.append(f"option name {name} type spin value {value} default {default} "
                          f"min {lo} max {hi}")
+        lines.append(f"option name Threads type spin value {self.engine.threads} default 1 "
+                     f"min 1 max {MAX_THREADS}")
         return "\n".join([*lines, "uciok"])
 
     def cmd_isready(self, args: list[str]) -> str:
@@ -203,6 +206,9 @@ class UciSession(Session):
             raise BitgamesError("setoption needs 'name <id> value <x>'")
         name = " ".join(args[low.index("name") + 1 : low.index("value")]).lower()
         raw = " ".join(args[low.index("value") + 1 :])
+        if name == "threads":
+            self.engine.threads = parse_int(raw, "option Threads", lo=1, hi=MAX_THREADS)
+            return
         if name not in OPTIONS:
             raise BitgamesError(f"unknown option {name}")
         slot, _default, lo, hi = OPTIONS[name]
@@ -275,12 +281,15 @@ class UciSession(Session):
 
 
 def run_uci(inp: TextIO | None = None, out: TextIO | None = None,
-            err: TextIO | None = None) -> int:
-    """Run the protocol loop until ``quit`` or end of input; return the exit status."""
+            err: TextIO | None = None, threads: int = 1) -> int:
+    """Run the protocol loop until ``quit`` or end of input, the engine on ``threads``
+    search threads (until ``setoption name Threads``); return the exit status."""
     from bitgames.core import jit
 
     jit.ensure_warm("leiserchess", "rules", "engine", load=True)
-    UciSession(out or sys.stdout, err or sys.stderr).serve(inp)
+    session = UciSession(out or sys.stdout, err or sys.stderr)
+    session.engine.threads = threads
+    session.serve(inp)
     return 0
 
 

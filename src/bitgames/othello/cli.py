@@ -533,6 +533,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
     from bitgames.othello.play import run_play
 
     engine = make_engine(args.level, args.evaluation, args.weights)
+    engine.threads = args.threads
     board = load_transcript(args.moves) if args.moves else None
     return run_play(engine, load_book(args), board, BLACK if args.color == "black" else WHITE,
                     stdin or sys.stdin, stdout or sys.stdout, args.show_thinking,
@@ -549,6 +550,7 @@ def cmd_analyze(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
 
     final = load_transcript(args.transcript)
     engine = make_engine(args.level, args.evaluation, args.weights)
+    engine.threads = args.threads
     limit = limit_from_args(args)
     moves = list(final.move_stack)
     board = Board()
@@ -748,7 +750,8 @@ def cmd_nboard(args: argparse.Namespace) -> int:
     from bitgames.othello.book import open_book
     from bitgames.othello.search import Engine
 
-    engine = Engine(level=args.level, evaluation=args.evaluation, weights=args.weights)
+    engine = Engine(level=args.level, evaluation=args.evaluation, weights=args.weights,
+                    threads=args.threads)
     book, path = open_book(args.book)
     from bitgames.othello.nboard import NBoardSession
 
