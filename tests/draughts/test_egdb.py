@@ -209,7 +209,7 @@ def test_hub_plays_by_the_tables(tables: dict[str, egdb.Tables]) -> None:
     board = Board("W:WKa1,c3:Bd4,Kh8")  # c3:e5 leaves king and man against a king
     pos = Numbering("standard", "russian").position(board)
     hub = SessionHarness(HubSession)
-    hub.converse([("hub", [re.compile("id .*"), *[re.compile("param .*")] * 4, "wait"]),
+    hub.converse([("hub", [re.compile("id .*"), *[re.compile("param .*")] * 5, "wait"]),
                   (f"pos pos={pos}", []), ("level depth=2", [])])
     hub.send("go think")
     plain = hub.expect(re.compile("done .*"), skip=lambda line: line.startswith("info"))

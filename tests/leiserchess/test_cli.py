@@ -53,7 +53,7 @@ def test_errors_are_one_line(argv: list[str], message: str,
 def test_play_scripted() -> None:
     out = io.StringIO()
     args = argparse.Namespace(fen=None, color="tangerine", level=5, depth=2, nodes=None,
-                              movetime=None)
+                              movetime=None, threads=2)
     play(args, io.StringIO("moves\nh0h0\nh4g5\nundo\nfen\nquit\n"), out)
     text = out.getvalue()
     assert "h4g5" in text and "error: illegal move h0h0" in text

@@ -161,7 +161,7 @@ def test_play_scripted_and_analyze(tmp_path) -> None:  # type: ignore[no-untyped
     save = tmp_path / "game.txt"
     args = argparse.Namespace(level=1, evaluation="classic", weights=None, color="black",
                               moves="", show_thinking=True, book=None, no_book=True,
-                              depth=None, nodes=None, movetime=None)
+                              depth=None, nodes=None, movetime=None, threads=1)
     out = io.StringIO()
     script = f"f5\nhint\nundo\nbad\nf5\nsave {save}\nload {save}\nquit\n"
     assert cmd_play(args, io.StringIO(script), out) == 0
@@ -171,7 +171,7 @@ def test_play_scripted_and_analyze(tmp_path) -> None:  # type: ignore[no-untyped
     out = io.StringIO()
     a = argparse.Namespace(transcript="f5d6c3d3c4f4f6f3e6e7d7c6", level=2, evaluation="classic",
                            weights=None, mistake=1.0, json=False, depth=None, nodes=None,
-                           movetime=None)
+                           movetime=None, threads=1)
     assert cmd_analyze(a, out) == 0
     rows = out.getvalue().splitlines()
     assert len(rows) == 13 and rows[0].startswith("  1. X f5")

@@ -26,6 +26,7 @@ cut to ``0..``:data:`~bitgames.core.protocol.MAX_SECONDS`).
 id name=bitgames-draughts version=0.1.0 author="bitgames authors" country=none
 param name=variant value=russian type=enum values="russian english"
 param name=tt-bits value=20 type=int min=10 max=26
+param name=threads value=1 type=int min=1 max=1024
 param name=dialect value=standard type=enum values="standard pydraughts"
 param name=egdb value="" type=string
 wait
