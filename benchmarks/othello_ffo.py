@@ -1,6 +1,6 @@
-"""Othello endgame solver speed on the FFO suite (single thread, exact solves).
+"""Othello endgame solver speed on the FFO suite (exact solves).
 
-    python benchmarks/othello_ffo.py [RANGE] [TABLE_BITS]      e.g. 20-39, 40-59
+    python benchmarks/othello_ffo.py [RANGE] [TABLE_BITS] [THREADS]   e.g. 40-59 21 2
 
 Prints one line per position (empties, score, best move, nodes, wall and CPU time) as
 soon as it is solved, then totals: nodes, time, nodes/s by wall clock and by process CPU
@@ -21,8 +21,9 @@ from bitgames.othello.solver import Solver
 def main() -> int:
     lo, hi = parse_range(sys.argv[1] if len(sys.argv) > 1 else "20-39")
     bits = int(sys.argv[2]) if len(sys.argv) > 2 else 21
+    threads = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     warmup(["othello"])
-    solver = Solver(bits)
+    solver = Solver(bits, threads=threads)
     solver.solve(Board("-" * 60 + "XOXO X"))
     nodes = 0
     wall = cpu = 0.0

@@ -92,6 +92,12 @@ def test_solve_ffo_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert "a b c d e f g h" in out
 
 
+def test_solve_on_two_threads(capsys: pytest.CaptureFixture[str]) -> None:
+    # FFO #26-#27 have 20 empties: the solve splits between the threads
+    assert main(["othello", "solve", "--ffo", "26-27", "--threads", "2", "--quiet"]) == 0
+    assert "2/2 match" in capsys.readouterr().out
+
+
 def test_solve_mismatch_exit_status(tmp_path: pytest.TempPathFactory) -> None:
     path = os.path.join(str(tmp_path), "wrong.obf")
     with open(path, "w") as fh:

@@ -70,7 +70,8 @@ def test_every_engine_command_takes_the_same_limits(game: str, command: str) -> 
                                   ["othello", "nboard"], ["draughts", "play"],
                                   ["draughts", "analyze"], ["draughts", "hub"],
                                   ["go", "gtp"], ["go", "play"], ["leiserchess", "play"],
-                                  ["leiserchess", "search"], ["leiserchess", "uci"]])
+                                  ["leiserchess", "search"], ["leiserchess", "uci"],
+                                  ["othello", "solve"]])
 def test_every_engine_mode_takes_threads(argv: list[str],
                                          capsys: pytest.CaptureFixture[str]) -> None:
     assert build_parser().parse_args(argv).threads == 1  # the deterministic search

@@ -28,6 +28,7 @@ from bitgames.core.cli import (
     add_json_flag,
     add_limit_options,
     add_match_options,
+    add_threads_option,
     emit,
     limit_from_args,
     perft_record,
@@ -124,6 +125,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--table-bits", type=Integer(4, 30), default=21,
                    help="transposition table of 2^N entries (21)")
     s.add_argument("--quiet", action="store_true", help="do not draw the boards")
+    add_threads_option(s)
     add_json_flag(s)
     s.set_defaults(func=cmd_solve)
 
@@ -444,7 +446,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from bitgames.core.progress import bar, write
     from bitgames.othello.solver import Solver
 
-    solver = Solver(args.table_bits)
+    solver = Solver(args.table_bits, threads=args.threads)
     solver.solve(Board("-" * 60 + "XOXO X"))  # load the compiled code before timing
     total_nodes, total_time, checked, matched = 0, 0.0, 0, 0
     interrupted = False

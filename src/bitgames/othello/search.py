@@ -732,9 +732,9 @@ class Engine(BaseEngine):
         stats = self.solver_stats
         stats[solver_mod.NODES] = 0
         alpha, beta = (-solver_mod.INF, solver_mod.INF) if exact else (-1, 1)
+        self.solver.threads = self.threads
         value, length = self.solver.run(p, o, alpha, beta, pv, stats)
-        if stats[solver_mod.STOP]:  # stopped: the table holds unfinished bounds
-            self.solver.table[:] = 0
+        if stats[solver_mod.STOP]:
             return None
         moves = [Move(int(s)) for s in pv[:length]]
         if exact or value == 0:

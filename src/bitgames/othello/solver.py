@@ -34,11 +34,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from bitgames.core import tt as table
+from bitgames.core import ybwc
 from bitgames.core.bits import ctz, popcount
 from bitgames.core.engine import StopSignal
 from bitgames.core.jit import njit, register_warmup
@@ -61,6 +62,10 @@ PROBE_DEEPER = 20  # ... which goes one ply deeper from this many empties on
 PROBE_DEPTH_LOW = 1
 PROBE_DEPTH_HIGH = 2
 PROBE_INF = 1 << 20
+#: with more than one thread, nodes with this many empties or more are split between
+#: threads (:mod:`bitgames.core.ybwc`); smaller subtrees are solved on one thread
+SPLIT_MIN = 18
+SPLIT_WAIT = 2
 
 _CORNERS = U(0x8100_0000_0000_0081)
 _NOT_A = U(0xFEFE_FEFE_FEFE_FEFE)
@@ -404,8 +409,8 @@ def _nws(
 ) -> int:
     """Null-window search (is the score > alpha?) with more than :data:`SHALLOW` empties.
 
-    ``stats[STOP]`` nonzero asks the search to stop: it unwinds at once (its results and
-    table entries are then meaningless; callers clear the table).
+    ``stats[STOP]`` nonzero asks the search to stop: it unwinds at once, storing nothing
+    more (its result is then meaningless).
     """
     stats[NODES] += 1
     if stats[STOP] != 0:
@@ -455,6 +460,8 @@ def _nws(
             best_move = x
             if s > alpha:
                 break
+    if stats[STOP] != 0:  # stopped below: the children's scores mean nothing
+        return alpha
     if best > alpha:
         table.store(tt, p, o, n, gen, best, 64, best_move)
     else:
@@ -536,7 +543,7 @@ def _pvs(
         pv_len[ply] = 1
     lower = best if best > alpha else -64
     upper = best if best < beta else 64
-    if n > SHALLOW:
+    if n > SHALLOW and stats[STOP] == 0:
         table.store(tt, p, o, n, gen, lower, upper, best_move)
     return best
 
@@ -568,6 +575,123 @@ def solve_kernel(
     for j in range(pv_len[0]):
         pv[j] = pvt[0, j]
     return s, pv_len[0]
+
+
+# -- entry points of the split (parallel) solve: bitgames.core.ybwc -----------------------
+
+
+class Buffers(NamedTuple):
+    """One thread's work arrays for the split solve's kernels."""
+
+    msq: np.ndarray
+    mval: np.ndarray
+    mflip: np.ndarray
+    pv: np.ndarray
+    pv_len: np.ndarray
+    child_sq: np.ndarray
+    child_p: np.ndarray
+    child_o: np.ndarray
+
+
+def new_buffers() -> Buffers:
+    return Buffers(np.zeros((61, 40), dtype=np.int64), np.zeros((61, 40), dtype=np.int64),
+                   np.zeros((61, 40), dtype=np.uint64), np.zeros((130, 130), dtype=np.int64),
+                   np.zeros(130, dtype=np.int64), np.zeros(40, dtype=np.int64),
+                   np.zeros(40, dtype=np.uint64), np.zeros(40, dtype=np.uint64))
+
+
+#: what :func:`expand_kernel` found: the node's value, a pass, or ``k`` ordered children
+VALUE, PASSED, CHILDREN = 0, 1, 2
+
+
+@njit(nogil=True)
+def expand_kernel(p: np.uint64, o: np.uint64, alpha: int, pv_node: int, n: int,
+                  tt: np.ndarray, gen: int, b: Buffers) -> tuple[int, int, int]:
+    """Expand a node of the split solve as :func:`_nws` (or :func:`_pvs` when ``pv_node``)
+    begins it: ``(VALUE, value, 0)`` for a game end or a cut-off, ``(PASSED, 0, 0)``, or
+    ``(CHILDREN, 0, k)`` with the ``k`` children best first in ``b.child_*``."""
+    moves = legal_moves(p, o)
+    if moves == _ZERO:
+        if legal_moves(o, p) == _ZERO:
+            return VALUE, final_score(p, o), 0
+        return PASSED, 0, 0
+    tt_move = -1
+    idx = table.probe(tt, p, o)
+    if idx >= 0:
+        d = tt[idx, 2]
+        tt_move = table.move(d)
+        if not pv_node:
+            if table.lower(d) > alpha:
+                return VALUE, table.lower(d), 0
+            if table.upper(d) <= alpha:
+                return VALUE, table.upper(d), 0
+    if not pv_node and alpha >= STABILITY_THRESHOLD[n]:
+        upper = 64 - 2 * popcount(stable_discs(o, p))
+        if upper <= alpha:
+            return VALUE, upper, 0
+    k = _order_moves(p, o, moves, tt_move, n, b.msq, b.mval, b.mflip)
+    for i in range(k):
+        x, cp, co = next_child(p, o, n, i, k, b.msq, b.mval, b.mflip)
+        if not pv_node:  # enhanced transposition cutoff
+            j = table.probe(tt, cp, co)
+            if j >= 0 and -table.upper(tt[j, 2]) > alpha:
+                table.store(tt, p, o, n, gen, -table.upper(tt[j, 2]), 64, x)
+                return VALUE, -table.upper(tt[j, 2]), 0
+        b.child_sq[i] = x
+        b.child_p[i] = cp
+        b.child_o[i] = co
+    return CHILDREN, 0, k
+
+
+@njit(nogil=True)
+def serial_kernel(p: np.uint64, o: np.uint64, alpha: int, beta: int, n: int, tt: np.ndarray,
+                  gen: int, b: Buffers, stats: np.ndarray) -> tuple[int, int]:
+    """The one-thread search of a node of the split solve: a null-window search when
+    ``beta == alpha + 1`` (no PV), else a PV search; returns (score, PV length in
+    ``b.pv[0]``)."""
+    if beta == alpha + 1 and n > SHALLOW:
+        return _nws(p, o, alpha, n, tt, gen, b.msq, b.mval, b.mflip, stats), 0
+    root_ply = np.int64(0)
+    s = _pvs(p, o, alpha, beta, n, root_ply, tt, gen, b.msq, b.mval, b.mflip, b.pv, b.pv_len,
+             stats)
+    return s, b.pv_len[0]
+
+
+class _SplitSolve:
+    """The solver's side of a split search (:class:`bitgames.core.ybwc.Game`); a
+    position is the pair of bitboards (side to move, other side)."""
+
+    def __init__(self, tt: np.ndarray, gen: int, threads: int) -> None:
+        self.tt = tt
+        self.gen = gen
+        self.buffers = [new_buffers() for _ in range(threads)]
+
+    def serial(self, thread: int, position: tuple[np.uint64, np.uint64], alpha: int,
+               beta: int, depth: int, pv_node: bool,
+               stats: np.ndarray) -> tuple[int, list[int]]:
+        b = self.buffers[thread]
+        s, length = serial_kernel(position[0], position[1], alpha, beta, depth, self.tt,
+                                  self.gen, b, stats)
+        return int(s), [int(x) for x in b.pv[0, :length]]
+
+    def expand(self, thread: int, position: tuple[np.uint64, np.uint64], alpha: int,
+               beta: int, depth: int,
+               pv_node: bool) -> ybwc.Expansion[tuple[np.uint64, np.uint64]]:
+        p, o = position
+        b = self.buffers[thread]
+        status, value, k = expand_kernel(p, o, alpha, int(pv_node), depth, self.tt, self.gen, b)
+        if status == VALUE:
+            return ybwc.Expansion(value=int(value))
+        if status == PASSED:
+            return ybwc.Expansion(children=[(PASS, (o, p), depth)])
+        return ybwc.Expansion(children=[(int(b.child_sq[i]), (b.child_p[i], b.child_o[i]),
+                                         depth - 1) for i in range(k)])
+
+    def store(self, position: tuple[np.uint64, np.uint64], depth: int, alpha: int, beta: int,
+              best: int, best_move: int) -> None:
+        if best_move != PASS:
+            table.store(self.tt, position[0], position[1], depth, self.gen,
+                        best if best > alpha else -64, best if best < beta else 64, best_move)
 
 
 # -- Python API ----------------------------------------------------------------------------
@@ -615,8 +739,11 @@ class Solver:
     'win'
     """
 
-    def __init__(self, table_bits: int = 21) -> None:
+    def __init__(self, table_bits: int = 21, threads: int = 1) -> None:
         self.table = new_table(table_bits)
+        #: threads of a solve: above 1, positions of at least :data:`SPLIT_MIN` empties
+        #: are solved by the split search of :mod:`bitgames.core.ybwc`
+        self.threads = threads
         self.generation = 0
         #: raised by :meth:`stop`; the kernel polls ``stats[STOP]``, attached to it
         self.stop_signal = StopSignal()
@@ -634,6 +761,14 @@ class Solver:
         of the principal variation)``; the variation goes to ``pv`` (130 entries), the node
         count and the stop flag to ``stats``."""
         self.generation = (self.generation + 1) & 0xFF
+        empties = 64 - popcount(U(p) | U(o))
+        if self.threads > 1 and empties >= SPLIT_MIN:
+            search = ybwc.Search(_SplitSolve(self.table, self.generation, self.threads),
+                                 self.threads, SPLIT_MIN, SPLIT_WAIT)
+            value, line = search.run((U(p), U(o)), alpha, beta, empties, stats)
+            stats[NODES] += search.nodes
+            pv[:len(line)] = line
+            return value, len(line)
         score, length = solve_kernel(U(p), U(o), alpha, beta, self.table, self.generation, pv,
                                      stats)
         return int(score), int(length)
@@ -653,8 +788,7 @@ class Solver:
         score, length = self.run(p, o, alpha, beta, pv, stats)
         elapsed = time.perf_counter() - start
         stopped = bool(stats[STOP])
-        if stopped:  # the table holds unfinished bounds
-            self.table[:] = 0
+        if stopped:
             length = 0
         moves = [square_name(int(s)) for s in pv[:length]]
         outcome = "win" if score > 0 else "loss" if score < 0 else "draw"
@@ -683,7 +817,11 @@ def solve(board: Any, mode: str = "exact", table_bits: int = 21) -> SolveResult:
 def _warm() -> None:
     from bitgames.othello.board import Board
 
-    Solver(table_bits=10).solve(
-        Board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")
-    )
+    board = Board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")
+    Solver(table_bits=10).solve(board)
     stable_discs(U(1), U(2))
+    split = _SplitSolve(new_table(10), 1, 1)  # the kernels of a solve on several threads
+    position = tuple(U(b) for b in board.bitboards())
+    split.expand(0, position, -1, 0, board.empties(), False)
+    split.serial(0, position, -1, 0, board.empties(), False, np.zeros(4, dtype=np.int64))
+    split.store(position, board.empties(), -1, 0, 2, 0)
