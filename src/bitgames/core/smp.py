@@ -1,7 +1,9 @@
 """Lazy SMP: threads that help one alpha-beta search through the shared table.
 
 The alpha-beta engines (Othello, draughts, Leiserchess) search in parallel the way most
-chess engines do since Stockfish 7 ("Lazy SMP"). The engine's own thread runs its
+chess engines do since Stockfish 7 ("Lazy SMP"; the Othello endgame solver, which does
+not deepen iteratively, splits its tree instead: :mod:`bitgames.core.ybwc`). The
+engine's own thread runs its
 iterative deepening exactly as with one thread; while it does, each helper thread runs
 the same search kernel from the same root, on killers and history of its own, and writes
 what it finds into the one transposition table they share. The main search then finds
