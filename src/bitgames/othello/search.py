@@ -73,6 +73,7 @@ from bitgames.core.tt import new_table
 from bitgames.othello import eval as ev
 from bitgames.othello import solver as solver_mod
 from bitgames.othello.board import Move
+from bitgames.othello.eval import Evaluation
 from bitgames.othello.kernels import PASS, final_score, flips, legal_moves
 from bitgames.othello.solver import SQUARE_VALUE, next_child
 
@@ -96,18 +97,6 @@ USE_MPC = 3
 EVAL_KIND = 4
 GEN = 5
 SEL_DEPTH = 6
-
-
-class Evaluation(NamedTuple):
-    """The tables of the static evaluations (:mod:`bitgames.othello.eval`)."""
-
-    #: pattern weights by stage (int16 centi-discs)
-    weights: np.ndarray
-    #: the pattern gather table and the base-3 index table of the pattern evaluation
-    gather: np.ndarray
-    b3: np.ndarray
-    #: the weights of the classic evaluation
-    classic: np.ndarray
 
 
 class SearchState(NamedTuple):
@@ -592,16 +581,17 @@ class Engine(BaseEngine):
                 raise BitgamesError("no shipped pattern weights; use evaluation='classic'")
         if isinstance(weights, (str, bytes)) or hasattr(weights, "__fspath__"):
             weights = ev.Weights.load(weights)
-        # int16 centi-discs: half the cache footprint of the int32 table (values are clipped)
-        self.weights = (np.clip(weights.table, -32767, 32767).astype(np.int16)
-                        if weights is not None else np.zeros((ev.N_STAGES, 1), dtype=np.int16))
+        self.weights = (weights.kernel_table() if weights is not None
+                        else np.zeros((ev.N_STAGES, 1), dtype=np.int16))
         self.classic = ev.classic_weights()
         self.table = new_table(table_bits)
         self.killers = np.full((MAX_PLY + 2, 2), -1, dtype=np.int64)
         self.hist = np.zeros(64, dtype=np.int64)
         self.ctl = np.zeros(8, dtype=np.int64)
         self._helper_tables: list[tuple[np.ndarray, np.ndarray]] = []  # killers, history
-        self.solver = Solver(table_bits=min(table_bits, 21))
+        # the solver orders its moves by the pattern evaluation, even when the engine
+        # evaluates with the classic one
+        self.solver = Solver(table_bits=min(table_bits, 21), weights=weights)
         self.solver_stats = np.zeros(4, dtype=np.int64)
         self.stop_signal.attach(self.ctl, STOP)
         self.stop_signal.attach(self.solver_stats, solver_mod.STOP)

@@ -9,8 +9,9 @@ The search is the one strong solvers use (see ``docs/REFERENCES.md``, Othello):
   older search go first;
 - fastest-first move ordering: the transposition-table move, wipe-outs, then fewest
   opponent replies (corners counted twice), corner stability, potential mobility,
-  square-value and parity terms; from 16 empties on, a shallow alpha-beta search on
-  mobility and corners (1 ply, 2 from 20 empties) ranks the moves first;
+  square-value and parity terms; from 14 empties on, a shallow alpha-beta search on the
+  pattern evaluation ranks the moves first (the evaluation itself at 14 empties, one ply
+  more every two empties, at most 6 plies), as Edax and Egaroucid order theirs;
 - enhanced transposition cutoff (ETC) near the root, stability cutoffs when alpha is high;
 - at 7 empties or fewer: no table, no move generation — each empty square next to an
   opponent disc is tried, odd quadrants (parity) and good squares first;
@@ -44,6 +45,15 @@ from bitgames.core.bits import ctz, popcount
 from bitgames.core.engine import StopSignal
 from bitgames.core.jit import njit, register_warmup
 from bitgames.core.tt import new_table
+from bitgames.othello.eval import (
+    B3,
+    GATHER,
+    Evaluation,
+    Weights,
+    classic_weights,
+    default_weights,
+    evaluate,
+)
 from bitgames.othello.kernels import PASS, final_score, flips, legal_moves
 
 U = np.uint64
@@ -57,11 +67,17 @@ NO_MOVE = -1000  # returned by a node whose side to move has no move (internal)
 NODES, STOP = 0, 1
 SHALLOW = 7  # at this many empties or fewer: no transposition table
 ETC_MIN = 10  # enhanced transposition cutoff from this many empties up
-PROBE_MIN = 16  # from this many empties on, order moves by a shallow search
-PROBE_DEEPER = 20  # ... which goes one ply deeper from this many empties on
-PROBE_DEPTH_LOW = 1
-PROBE_DEPTH_HIGH = 2
-PROBE_INF = 1 << 20
+#: from this many empties on, moves are ranked first by a shallow search on the pattern
+#: evaluation, (empties - ORDER_BASE) // 2 plies deep, at most ORDER_MAX_DEPTH
+ORDER_MIN = 14
+ORDER_BASE = 13
+ORDER_MAX_DEPTH = 6
+#: nodes of those searches this deep try their moves fewest opponent replies first
+ORDER_SORT_DEPTH = 2
+#: the searches tell exactly only the moves within this many centi-discs of alpha (or
+#: better): a move that is clearly worse need not be ranked precisely
+ORDER_MARGIN = 800
+ORDER_INF = 1 << 20
 #: with more than one thread, nodes with this many empties or more are split between
 #: threads (:mod:`bitgames.core.ybwc`); smaller subtrees are solved on one thread
 SPLIT_MIN = 18
@@ -271,31 +287,42 @@ def _shallow(
     return -_shallow(o, p, -alpha - 1, empties, n, stats)
 
 
-@njit
-def _probe_eval(p: np.uint64, o: np.uint64) -> int:
-    """A cheap static evaluation for move ordering: mobility and corner discs."""
-    mp = legal_moves(p, o)
-    mo = legal_moves(o, p)
-    mob = popcount(mp) + popcount(mp & _CORNERS) - popcount(mo) - popcount(mo & _CORNERS)
-    return mob + 4 * (corner_stability(p) - corner_stability(o))
+@njit(_nrt=False)
+def _order_search(p: np.uint64, o: np.uint64, depth: int, alpha: int, beta: int,
+                  ev: Evaluation, stats: np.ndarray) -> int:
+    """Fail-soft alpha-beta on the pattern evaluation (centi-discs), for move ordering.
 
-
-@njit
-def _probe(p: np.uint64, o: np.uint64, depth: int, alpha: int, beta: int) -> int:
-    """Shallow alpha-beta on :func:`_probe_eval`, used to order moves far from the end."""
+    Its nodes count in ``stats[NODES]``. From :data:`ORDER_SORT_DEPTH` plies up a node
+    tries its moves fewest opponent replies first (found again for each move: nothing to
+    allocate, and these nodes are few).
+    """
+    stats[NODES] += 1
     if depth == 0:
-        return _probe_eval(p, o)
+        return evaluate(p, o, ev.weights, ev.gather, ev.b3)
     moves = legal_moves(p, o)
     if moves == _ZERO:
         if legal_moves(o, p) == _ZERO:
-            return 16 * final_score(p, o)
-        return -_probe(o, p, depth, -beta, -alpha)
-    best = -(1 << 20)
+            return 100 * final_score(p, o)
+        return -_order_search(o, p, depth, -beta, -alpha, ev, stats)
+    best = -ORDER_INF
     while moves:
         x = ctz(moves)
-        moves &= moves - _ONE
+        if depth >= ORDER_SORT_DEPTH:
+            fewest = ORDER_INF
+            rest = moves
+            while rest:
+                y = ctz(rest)
+                rest &= rest - _ONE
+                f = flips(p, o, y)
+                om = legal_moves(o ^ f, p ^ f ^ (_ONE << U(y)))
+                replies = popcount(om) + popcount(om & _CORNERS) - (SQUARE_VALUE[y] >> 3)
+                if replies < fewest:
+                    fewest = replies
+                    x = y
+        moves &= ~(_ONE << U(x))
         f = flips(p, o, x)
-        s = -_probe(o ^ f, p ^ f ^ (_ONE << U(x)), depth - 1, -beta, -max(alpha, best))
+        s = -_order_search(o ^ f, p ^ f ^ (_ONE << U(x)), depth - 1, -beta, -max(alpha, best),
+                           ev, stats)
         if s > best:
             best = s
             if s >= beta:
@@ -310,11 +337,15 @@ def _order_moves(
     moves: np.uint64,
     tt_move: int,
     n: int,
+    alpha: int,
     msq: np.ndarray,
     mval: np.ndarray,
     mflip: np.ndarray,
+    ev: Evaluation,
+    stats: np.ndarray,
 ) -> int:
-    """Fill row ``n`` of the move buffers with the moves and their ordering values."""
+    """Fill row ``n`` of the move buffers with the moves and their ordering values
+    (``alpha``: the node's, for the window of the ordering searches)."""
     empties = ~(p | o)
     odd = _ZERO
     if n < 14:
@@ -352,11 +383,12 @@ def _order_moves(
                 & ~bit
             )
             val = -(mob << 15) + (corner_stability(co) << 11) - (pot << 6) + SQUARE_VALUE[x]
-            if n >= PROBE_MIN:
+            if n >= ORDER_MIN:
                 # np.int64(...): plain int64 arguments, never literals (one signature)
-                depth = np.int64(PROBE_DEPTH_LOW if n < PROBE_DEEPER else PROBE_DEPTH_HIGH)
-                bound = np.int64(PROBE_INF)
-                val -= _probe(cp, co, depth, -bound, bound) << 20
+                depth = np.int64(min((n - ORDER_BASE) >> 1, ORDER_MAX_DEPTH))
+                lower = np.int64(-ORDER_INF)
+                upper = np.int64(min(ORDER_INF, ORDER_MARGIN - 100 * alpha))
+                val -= _order_search(cp, co, depth, lower, upper, ev, stats) << 13
             if odd & bit:
                 val += 1 << 9
         msq[n, k] = x
@@ -406,6 +438,7 @@ def _nws(
     mval: np.ndarray,
     mflip: np.ndarray,
     stats: np.ndarray,
+    ev: Evaluation,
 ) -> int:
     """Null-window search (is the score > alpha?) with more than :data:`SHALLOW` empties.
 
@@ -419,7 +452,7 @@ def _nws(
     if moves == _ZERO:
         if legal_moves(o, p) == _ZERO:
             return final_score(p, o)
-        return -_nws(o, p, -alpha - 1, n, tt, gen, msq, mval, mflip, stats)
+        return -_nws(o, p, -alpha - 1, n, tt, gen, msq, mval, mflip, stats, ev)
     if alpha >= STABILITY_THRESHOLD[n]:
         upper = 64 - 2 * popcount(stable_discs(o, p))
         if upper <= alpha:
@@ -435,7 +468,7 @@ def _nws(
         if upper <= alpha:
             return upper
         tt_move = table.move(d)
-    k = _order_moves(p, o, moves, tt_move, n, msq, mval, mflip)
+    k = _order_moves(p, o, moves, tt_move, n, alpha, msq, mval, mflip, ev, stats)
     if n > ETC_MIN:
         for i in range(k):
             f = mflip[n, i]
@@ -452,7 +485,7 @@ def _nws(
     for i in range(k):
         x, cp, co = next_child(p, o, n, i, k, msq, mval, mflip)
         if n - 1 > SHALLOW:
-            s = -_nws(cp, co, -alpha - 1, n - 1, tt, gen, msq, mval, mflip, stats)
+            s = -_nws(cp, co, -alpha - 1, n - 1, tt, gen, msq, mval, mflip, stats, ev)
         else:
             s = -_shallow(cp, co, -alpha - 1, ~(cp | co), n - 1, stats)
         if s > best:
@@ -485,6 +518,7 @@ def _pvs(
     pv: np.ndarray,
     pv_len: np.ndarray,
     stats: np.ndarray,
+    ev: Evaluation,
 ) -> int:
     """Full-window search along the principal variation; fills ``pv[ply]``."""
     stats[NODES] += 1
@@ -495,7 +529,8 @@ def _pvs(
     if moves == _ZERO:
         if legal_moves(o, p) == _ZERO:
             return final_score(p, o)
-        s = -_pvs(o, p, -beta, -alpha, n, ply + 1, tt, gen, msq, mval, mflip, pv, pv_len, stats)
+        s = -_pvs(o, p, -beta, -alpha, n, ply + 1, tt, gen, msq, mval, mflip, pv, pv_len, stats,
+                  ev)
         pv[ply, 0] = PASS
         for j in range(pv_len[ply + 1]):
             pv[ply, j + 1] = pv[ply + 1, j]
@@ -505,7 +540,7 @@ def _pvs(
     idx = table.probe(tt, p, o)
     if idx >= 0:
         tt_move = table.move(tt[idx, 2])
-    k = _order_moves(p, o, moves, tt_move, n, msq, mval, mflip)
+    k = _order_moves(p, o, moves, tt_move, n, alpha, msq, mval, mflip, ev, stats)
     best = -INF
     best_move = PASS
     a = alpha
@@ -515,15 +550,15 @@ def _pvs(
             s = -final_score(cp, co)
         elif i == 0:
             s = -_pvs(cp, co, -beta, -a, n - 1, ply + 1, tt, gen, msq, mval, mflip, pv, pv_len,
-                      stats)
+                      stats, ev)
         else:
             if n - 1 > SHALLOW:
-                s = -_nws(cp, co, -a - 1, n - 1, tt, gen, msq, mval, mflip, stats)
+                s = -_nws(cp, co, -a - 1, n - 1, tt, gen, msq, mval, mflip, stats, ev)
             else:
                 s = -_shallow(cp, co, -a - 1, ~(cp | co), n - 1, stats)
             if a < s < beta:
                 s = -_pvs(cp, co, -beta, 1 - s, n - 1, ply + 1, tt, gen, msq, mval, mflip, pv,
-                          pv_len, stats)
+                          pv_len, stats, ev)
         if s > best:
             best = s
             best_move = x
@@ -558,8 +593,11 @@ def solve_kernel(
     gen: int,
     pv: np.ndarray,
     stats: np.ndarray,
+    ev: Evaluation,
 ) -> tuple[int, int]:
     """Solve ``(p, o)`` in the window (alpha, beta); return (score, PV length in ``pv``).
+
+    ``ev``: the pattern evaluation that orders the moves far from the end.
 
     ``stats[NODES]`` counts nodes; setting ``stats[STOP]`` nonzero (from another thread: the
     kernel releases the GIL) stops the search early with a meaningless result.
@@ -571,7 +609,7 @@ def solve_kernel(
     pvt = np.zeros((130, 130), dtype=np.int64)
     pv_len = np.zeros(130, dtype=np.int64)
     root_ply = np.int64(0)  # a variable, not the literal 0: one signature for _pvs
-    s = _pvs(p, o, alpha, beta, n, root_ply, tt, gen, msq, mval, mflip, pvt, pv_len, stats)
+    s = _pvs(p, o, alpha, beta, n, root_ply, tt, gen, msq, mval, mflip, pvt, pv_len, stats, ev)
     for j in range(pv_len[0]):
         pv[j] = pvt[0, j]
     return s, pv_len[0]
@@ -606,7 +644,8 @@ VALUE, PASSED, CHILDREN = 0, 1, 2
 
 @njit(nogil=True)
 def expand_kernel(p: np.uint64, o: np.uint64, alpha: int, pv_node: int, n: int,
-                  tt: np.ndarray, gen: int, b: Buffers) -> tuple[int, int, int]:
+                  tt: np.ndarray, gen: int, b: Buffers, ev: Evaluation,
+                  stats: np.ndarray) -> tuple[int, int, int]:
     """Expand a node of the split solve as :func:`_nws` (or :func:`_pvs` when ``pv_node``)
     begins it: ``(VALUE, value, 0)`` for a game end or a cut-off, ``(PASSED, 0, 0)``, or
     ``(CHILDREN, 0, k)`` with the ``k`` children best first in ``b.child_*``."""
@@ -629,7 +668,7 @@ def expand_kernel(p: np.uint64, o: np.uint64, alpha: int, pv_node: int, n: int,
         upper = 64 - 2 * popcount(stable_discs(o, p))
         if upper <= alpha:
             return VALUE, upper, 0
-    k = _order_moves(p, o, moves, tt_move, n, b.msq, b.mval, b.mflip)
+    k = _order_moves(p, o, moves, tt_move, n, alpha, b.msq, b.mval, b.mflip, ev, stats)
     for i in range(k):
         x, cp, co = next_child(p, o, n, i, k, b.msq, b.mval, b.mflip)
         if not pv_node:  # enhanced transposition cutoff
@@ -645,15 +684,15 @@ def expand_kernel(p: np.uint64, o: np.uint64, alpha: int, pv_node: int, n: int,
 
 @njit(nogil=True)
 def serial_kernel(p: np.uint64, o: np.uint64, alpha: int, beta: int, n: int, tt: np.ndarray,
-                  gen: int, b: Buffers, stats: np.ndarray) -> tuple[int, int]:
+                  gen: int, b: Buffers, stats: np.ndarray, ev: Evaluation) -> tuple[int, int]:
     """The one-thread search of a node of the split solve: a null-window search when
     ``beta == alpha + 1`` (no PV), else a PV search; returns (score, PV length in
     ``b.pv[0]``)."""
     if beta == alpha + 1 and n > SHALLOW:
-        return _nws(p, o, alpha, n, tt, gen, b.msq, b.mval, b.mflip, stats), 0
+        return _nws(p, o, alpha, n, tt, gen, b.msq, b.mval, b.mflip, stats, ev), 0
     root_ply = np.int64(0)
     s = _pvs(p, o, alpha, beta, n, root_ply, tt, gen, b.msq, b.mval, b.mflip, b.pv, b.pv_len,
-             stats)
+             stats, ev)
     return s, b.pv_len[0]
 
 
@@ -661,17 +700,20 @@ class _SplitSolve:
     """The solver's side of a split search (:class:`bitgames.core.ybwc.Game`); a
     position is the pair of bitboards (side to move, other side)."""
 
-    def __init__(self, tt: np.ndarray, gen: int, threads: int) -> None:
+    def __init__(self, tt: np.ndarray, gen: int, threads: int, ev: Evaluation) -> None:
         self.tt = tt
         self.gen = gen
+        self.ev = ev
         self.buffers = [new_buffers() for _ in range(threads)]
+        #: per thread: the nodes of the ordering searches of :meth:`expand`
+        self.expand_stats = np.zeros((threads, 4), dtype=np.int64)
 
     def serial(self, thread: int, position: tuple[np.uint64, np.uint64], alpha: int,
                beta: int, depth: int, pv_node: bool,
                stats: np.ndarray) -> tuple[int, list[int]]:
         b = self.buffers[thread]
         s, length = serial_kernel(position[0], position[1], alpha, beta, depth, self.tt,
-                                  self.gen, b, stats)
+                                  self.gen, b, stats, self.ev)
         return int(s), [int(x) for x in b.pv[0, :length]]
 
     def expand(self, thread: int, position: tuple[np.uint64, np.uint64], alpha: int,
@@ -679,7 +721,8 @@ class _SplitSolve:
                pv_node: bool) -> ybwc.Expansion[tuple[np.uint64, np.uint64]]:
         p, o = position
         b = self.buffers[thread]
-        status, value, k = expand_kernel(p, o, alpha, int(pv_node), depth, self.tt, self.gen, b)
+        status, value, k = expand_kernel(p, o, alpha, int(pv_node), depth, self.tt, self.gen, b,
+                                         self.ev, self.expand_stats[thread])
         if status == VALUE:
             return ybwc.Expansion(value=int(value))
         if status == PASSED:
@@ -739,8 +782,13 @@ class Solver:
     'win'
     """
 
-    def __init__(self, table_bits: int = 21, threads: int = 1) -> None:
+    def __init__(self, table_bits: int = 21, threads: int = 1,
+                 weights: Weights | None = None) -> None:
         self.table = new_table(table_bits)
+        #: the pattern evaluation that orders moves far from the end: ``weights``, else
+        #: the shipped weights (else none: the ordering then rests on mobility alone)
+        weights = weights or default_weights() or Weights.zeros()
+        self.evaluation = Evaluation(weights.kernel_table(), GATHER, B3, classic_weights())
         #: threads of a solve: above 1, positions of at least :data:`SPLIT_MIN` empties
         #: are solved by the split search of :mod:`bitgames.core.ybwc`
         self.threads = threads
@@ -763,14 +811,14 @@ class Solver:
         self.generation = (self.generation + 1) & 0xFF
         empties = 64 - popcount(U(p) | U(o))
         if self.threads > 1 and empties >= SPLIT_MIN:
-            search = ybwc.Search(_SplitSolve(self.table, self.generation, self.threads),
-                                 self.threads, SPLIT_MIN, SPLIT_WAIT)
+            game = _SplitSolve(self.table, self.generation, self.threads, self.evaluation)
+            search = ybwc.Search(game, self.threads, SPLIT_MIN, SPLIT_WAIT)
             value, line = search.run((U(p), U(o)), alpha, beta, empties, stats)
-            stats[NODES] += search.nodes
+            stats[NODES] += search.nodes + int(game.expand_stats[:, NODES].sum())
             pv[:len(line)] = line
             return value, len(line)
         score, length = solve_kernel(U(p), U(o), alpha, beta, self.table, self.generation, pv,
-                                     stats)
+                                     stats, self.evaluation)
         return int(score), int(length)
 
     def solve(self, board: Any, mode: str = "exact") -> SolveResult:
@@ -818,9 +866,11 @@ def _warm() -> None:
     from bitgames.othello.board import Board
 
     board = Board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")
-    Solver(table_bits=10).solve(board)
+    solver = Solver(table_bits=10)
+    solver.solve(board)
     stable_discs(U(1), U(2))
-    split = _SplitSolve(new_table(10), 1, 1)  # the kernels of a solve on several threads
+    # the kernels of a solve on several threads
+    split = _SplitSolve(new_table(10), 1, 1, solver.evaluation)
     position = tuple(U(b) for b in board.bitboards())
     split.expand(0, position, -1, 0, board.empties(), False)
     split.serial(0, position, -1, 0, board.empties(), False, np.zeros(4, dtype=np.int64))
