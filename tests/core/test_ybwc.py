@@ -57,10 +57,11 @@ class _Tree:
 
 @pytest.mark.parametrize("threads", [2, 3, 8])
 @pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize(("wait", "pv_wait"), [(1, 1), (2, 3)])
 def test_split_search_gives_the_negamax_value_and_a_line_that_reaches_it(
-        threads: int, seed: int) -> None:
+        threads: int, seed: int, wait: int, pv_wait: int) -> None:
     tree = _Tree(4, 6, seed)
-    value, line = ybwc.Search(tree, threads, split_depth=2).run(
+    value, line = ybwc.Search(tree, threads, 2, wait, pv_wait).run(
         (), -1000, 1000, 6, np.zeros(4, dtype=np.int64))
     assert value == tree.negamax((), 6)
     assert len(line) == 6 and tree.leaf(tuple(line)) == value  # 6 plies: same side to move

@@ -81,7 +81,9 @@ ORDER_INF = 1 << 20
 #: with more than one thread, nodes with this many empties or more are split between
 #: threads (:mod:`bitgames.core.ybwc`); smaller subtrees are solved on one thread
 SPLIT_MIN = 18
+#: children searched on one thread before a node is split: at most nodes, and at PV nodes
 SPLIT_WAIT = 2
+SPLIT_PV_WAIT = 2
 
 _CORNERS = U(0x8100_0000_0000_0081)
 _NOT_A = U(0xFEFE_FEFE_FEFE_FEFE)
@@ -812,7 +814,7 @@ class Solver:
         empties = 64 - popcount(U(p) | U(o))
         if self.threads > 1 and empties >= SPLIT_MIN:
             game = _SplitSolve(self.table, self.generation, self.threads, self.evaluation)
-            search = ybwc.Search(game, self.threads, SPLIT_MIN, SPLIT_WAIT)
+            search = ybwc.Search(game, self.threads, SPLIT_MIN, SPLIT_WAIT, SPLIT_PV_WAIT)
             value, line = search.run((U(p), U(o)), alpha, beta, empties, stats)
             stats[NODES] += search.nodes + int(game.expand_stats[:, NODES].sum())
             pv[:len(line)] = line
