@@ -1,7 +1,7 @@
 """Error of the Othello engine against perfect play on real tournament positions: WTHOR.
 
     python benchmarks/othello_wthor_error.py WTHOR_DIR [--games 2000] [--depths 0,2,4,6]
-        [--weights W.npz]
+        [--weights W.npz] [--solve N]
 
 Every WTHOR game records its *theoretical score*: Black's discs under perfect play from the
 position with 24 empty squares (``depth`` in the file header, 24 in every file from 1977
@@ -10,6 +10,10 @@ This script takes ``games`` games spread evenly over all the files. For each it 
 position with 24 empties and compares the engine's evaluation with the exact score: the
 static evaluation (depth 0) and searches of the given depths. It prints the mean and
 median absolute error in discs, and how often the sign (win, draw, loss) is right.
+
+``--solve N`` checks our exact solver against the federation's scores instead: it solves
+the first N of those positions (one thread) and prints every one whose score differs
+(``--depths ''`` skips the evaluation).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import numpy as np
 from bitgames.core.engine import Limit
 from bitgames.othello.board import Board
 from bitgames.othello.search import Engine
+from bitgames.othello.solver import Solver
 from bitgames.othello.wthor import WthorGame, load_base
 
 
@@ -55,20 +60,40 @@ def sample(folder: Path, games: int) -> list[tuple[Board, int]]:
     return out
 
 
+def check_solver(positions: list[tuple[Board, int]]) -> None:
+    """Solve each position exactly; print the ones whose score is not the recorded one."""
+    solver = Solver(21)
+    agree = nodes = 0
+    start = time.process_time()
+    for i, (board, exact) in enumerate(positions, 1):
+        result = solver.solve(board)
+        nodes += result.nodes
+        if result.score == exact:
+            agree += 1
+        else:
+            print(f"differs: {board.fen()}  solver {result.score:+d}, WTHOR {exact:+d}")
+        if i % 10 == 0 or i == len(positions):
+            print(f"solved {i}: {agree} agree with WTHOR, {nodes:,} nodes, "
+                  f"{time.process_time() - start:.1f} s CPU", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--depths", default="0,2,4,6")
     parser.add_argument("--weights", default=None)
+    parser.add_argument("--solve", type=int, default=0, metavar="N")
     args = parser.parse_args()
     positions = sample(args.folder, args.games)
     exact = np.array([score for _, score in positions], dtype=float)
     print(f"{len(positions)} positions with 24 empties from {args.folder}; exact scores: "
           f"mean |score| {np.abs(exact).mean():.2f} discs")
     # no exact or win/loss/draw solve: the evaluation and the search alone are measured
+    if args.solve:
+        check_solver(positions[:args.solve])
     engine = Engine(weights=args.weights, exact_empties=0, wld_empties=0)
-    for depth in (int(d) for d in args.depths.split(",")):
+    for depth in (int(d) for d in args.depths.split(",") if d):
         start = time.process_time()
         found: list[float] = []
         for board, _ in positions:

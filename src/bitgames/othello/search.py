@@ -505,13 +505,15 @@ def time_weights(empties: int, exact_at: int) -> list[float]:
     return [time_weight(e) for e in range(empties, max(exact_at, 0), -2)] + [SOLVE_WEIGHT]
 
 
-def solve_time_estimate(empties: int) -> float:
-    """Rough seconds of an exact solve at ``empties`` on this machine (x2.2 per empty).
+def solve_time_estimate(empties: int, threads: int = 1) -> float:
+    """Rough seconds of an exact solve at ``empties`` on this machine kind: x2 per empty,
+    fitted to FFO #40-#49 (20-26 empties: 0.7 s at 20, 35 s at 26, one thread); on more
+    threads 1.8 times faster, as measured on 2 (docs/PERFORMANCE.md).
 
-    >>> round(solve_time_estimate(18), 2)
-    0.3
+    >>> round(solve_time_estimate(20), 2), round(solve_time_estimate(20, threads=2), 2)
+    (0.8, 0.44)
     """
-    return 0.3 * 2.2 ** (empties - 18)
+    return 0.2 * 2.0 ** (empties - 18) / (1.8 if threads > 1 else 1.0)
 
 
 def centi_discs(score: Score) -> int:
@@ -666,8 +668,9 @@ class Engine(BaseEngine):
         if hard < math.inf:
             self.stop_signal.arm(hard)
         try:
-            if (solve and empties <= self.wld_empties
-                    and (target == math.inf or solve_time_estimate(empties) <= 0.5 * target)):
+            fits = target == math.inf or (solve_time_estimate(empties, self.threads)
+                                          <= 0.5 * target)
+            if solve and empties <= self.wld_empties and fits:
                 solved = self._solve(board, empties, start, on_info)
                 if solved is not None:
                     if multi > 1:
