@@ -33,6 +33,7 @@ winner. :func:`solve` is the Python entry point.
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, NamedTuple
@@ -774,6 +775,16 @@ class SolveResult:
         return d
 
 
+def _evaluation(weights: Weights) -> Evaluation:
+    return Evaluation(weights.kernel_table(), GATHER, B3, classic_weights())
+
+
+@functools.cache
+def _shipped_evaluation() -> Evaluation:
+    """The shipped weights as the kernels read them, loaded once (0.1 s)."""
+    return _evaluation(default_weights() or Weights.zeros())
+
+
 class Solver:
     """Reusable solver state: a transposition table kept between calls.
 
@@ -789,8 +800,8 @@ class Solver:
         self.table = new_table(table_bits)
         #: the pattern evaluation that orders moves far from the end: ``weights``, else
         #: the shipped weights (else none: the ordering then rests on mobility alone)
-        weights = weights or default_weights() or Weights.zeros()
-        self.evaluation = Evaluation(weights.kernel_table(), GATHER, B3, classic_weights())
+        self.evaluation = (_evaluation(weights) if weights is not None
+                           else _shipped_evaluation())
         #: threads of a solve: above 1, positions of at least :data:`SPLIT_MIN` empties
         #: are solved by the split search of :mod:`bitgames.core.ybwc`
         self.threads = threads
