@@ -32,6 +32,14 @@ class Problem:
     expected_score: int | None = None
     expected_moves: tuple[str, ...] = ()
 
+    def is_answer(self, score: int, move: str) -> bool:
+        """Whether ``score`` is the expected one and ``move`` one of the best moves.
+
+        >>> Problem("#1", "-" * 64 + " X", 18, ("g8",)).is_answer(18, "g8")
+        True
+        """
+        return score == self.expected_score and move in self.expected_moves
+
 
 def read_problems(handle: TextIO, source: str) -> Iterator[Problem]:
     """Read positions from OBF lines or FFO-suite lines (``id board side score moves``).

@@ -591,9 +591,10 @@ class Engine(BaseEngine):
         self.hist = np.zeros(64, dtype=np.int64)
         self.ctl = np.zeros(8, dtype=np.int64)
         self._helper_tables: list[tuple[np.ndarray, np.ndarray]] = []  # killers, history
-        # the solver orders its moves by the pattern evaluation, even when the engine
-        # evaluates with the classic one
-        self.solver = Solver(table_bits=min(table_bits, 21), weights=weights)
+        # the solver orders its moves by the pattern evaluation (the shipped weights
+        # when the engine has none: it evaluates with the classic one)
+        self.solver = Solver(table_bits=min(table_bits, 21), evaluation=None if weights is None
+                             else Evaluation(self.weights, ev.GATHER, ev.B3, self.classic))
         self.solver_stats = np.zeros(4, dtype=np.int64)
         self.stop_signal.attach(self.ctl, STOP)
         self.stop_signal.attach(self.solver_stats, solver_mod.STOP)

@@ -775,14 +775,11 @@ class SolveResult:
         return d
 
 
-def _evaluation(weights: Weights) -> Evaluation:
-    return Evaluation(weights.kernel_table(), GATHER, B3, classic_weights())
-
-
 @functools.cache
 def _shipped_evaluation() -> Evaluation:
     """The shipped weights as the kernels read them, loaded once (0.1 s)."""
-    return _evaluation(default_weights() or Weights.zeros())
+    weights = default_weights() or Weights.zeros()
+    return Evaluation(weights.kernel_table(), GATHER, B3, classic_weights())
 
 
 class Solver:
@@ -796,12 +793,11 @@ class Solver:
     """
 
     def __init__(self, table_bits: int = 21, threads: int = 1,
-                 weights: Weights | None = None) -> None:
+                 evaluation: Evaluation | None = None) -> None:
         self.table = new_table(table_bits)
-        #: the pattern evaluation that orders moves far from the end: ``weights``, else
-        #: the shipped weights (else none: the ordering then rests on mobility alone)
-        self.evaluation = (_evaluation(weights) if weights is not None
-                           else _shipped_evaluation())
+        #: the pattern evaluation that orders moves far from the end: ``evaluation``,
+        #: else the shipped weights (else none: the ordering then rests on mobility alone)
+        self.evaluation = evaluation if evaluation is not None else _shipped_evaluation()
         #: threads of a solve: above 1, positions of at least :data:`SPLIT_MIN` empties
         #: are solved by the split search of :mod:`bitgames.core.ybwc`
         self.threads = threads
