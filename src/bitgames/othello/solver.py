@@ -355,6 +355,11 @@ def _order_moves(
         for q in range(4):
             if popcount(empties & QUADRANTS[q]) & 1:
                 odd |= QUADRANTS[q]
+    # the ordering searches' depth and window; np.int64(...): plain int64 arguments,
+    # never literals (one signature)
+    depth = np.int64(min((n - ORDER_BASE) >> 1, ORDER_MAX_DEPTH))
+    lower = np.int64(-ORDER_INF)
+    upper = np.int64(min(ORDER_INF, ORDER_MARGIN - 100 * alpha))
     k = 0
     while moves:
         x = ctz(moves)
@@ -387,10 +392,6 @@ def _order_moves(
             )
             val = -(mob << 15) + (corner_stability(co) << 11) - (pot << 6) + SQUARE_VALUE[x]
             if n >= ORDER_MIN:
-                # np.int64(...): plain int64 arguments, never literals (one signature)
-                depth = np.int64(min((n - ORDER_BASE) >> 1, ORDER_MAX_DEPTH))
-                lower = np.int64(-ORDER_INF)
-                upper = np.int64(min(ORDER_INF, ORDER_MARGIN - 100 * alpha))
                 val -= _order_search(cp, co, depth, lower, upper, ev, stats) << 13
             if odd & bit:
                 val += 1 << 9
