@@ -1,12 +1,12 @@
 """Fit the Multi-ProbCut parameters: deep versus shallow search values.
 
-    python benchmarks/othello_mpc_fit.py [POSITIONS] [MAX_DEPTH]
+    python benchmarks/othello_mpc_fit.py [POSITIONS] [MAX_DEPTH] [WEIGHTS]
 
 For midgame positions of random games (20-44 empties) and each depth d = 3..MAX_DEPTH,
 searches to depth d and to the shallow depth the search uses (d // 2, parity kept), with
-the shipped pattern weights and no selectivity, then fits deep = a * shallow + b by least
-squares and prints a, b and the residual standard deviation sigma (centi-discs) per depth:
-the ``MPC_SIGMA`` table of ``bitgames.othello.search``.
+the shipped pattern weights (or the WEIGHTS file) and no selectivity, then fits
+deep = a * shallow + b by least squares and prints a, b and the residual standard
+deviation sigma (centi-discs) per depth: the ``MPC_SIGMA`` table of ``bitgames.othello.search``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ def main() -> None:
     max_depth = int(sys.argv[2]) if len(sys.argv) > 2 else 8
     warmup(["othello"])
     rng = random.Random(42)
-    engine = Engine(level=1, evaluation="pattern", table_bits=18, mpc=False)
+    weights = sys.argv[3] if len(sys.argv) > 3 else None
+    engine = Engine(level=1, evaluation="pattern", weights=weights, table_bits=18, mpc=False)
     boards = []
     while len(boards) < count:
         b = Board()

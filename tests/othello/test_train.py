@@ -194,3 +194,44 @@ def test_empties_of() -> None:
     ps = np.array([0, 1, 0xFFFF_FFFF_0000_0000], dtype=np.uint64)
     os_ = np.array([0, 1 << 63, 0x0000_0000_0000_00FF], dtype=np.uint64)
     assert empties_of(ps, os_).tolist() == [64, 62, 24]
+
+
+def test_recenter_removes_a_planted_side_to_move_bias() -> None:
+    """Plant 5 discs for the side to move in the constants of two midgame stages:
+    recentering the planted weights and the shipped ones on the same positions must end at
+    the same constants (within a third of a disc), and change no pattern weight."""
+    from pathlib import Path
+
+    from bitgames.othello.train import recenter, stage_sample
+    from bitgames.othello.wthor import load_base
+
+    sample = Path(__file__).with_name("wthor_2023_sample.wtb")
+    games = load_base(sample).games
+    ps, os_ = stage_sample((b for g in games for b in g.positions()), 30, 1)
+    shipped = ev.default_weights()
+    assert shipped is not None
+    bias = int(P.SCALAR_OFFSETS[-1])
+    planted = ev.Weights(shipped.table.copy(), {})
+    planted.table[9, bias] += 500
+    planted.table[12, bias] += 500
+    for weights in (shipped, planted):
+        recenter(weights, ps, os_, depths=(1, 2), rounds=2, scheduler="serial",
+                 log=lambda s: None)
+    apart = (planted.table[:, bias] - shipped.table[:, bias]) / 100
+    assert np.all(np.abs(apart) < 0.34), apart
+    assert np.array_equal(np.delete(planted.table, bias, axis=1),
+                          np.delete(shipped.table, bias, axis=1))
+
+
+def test_recenter_command(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from pathlib import Path
+
+    from bitgames.cli import main
+
+    sample = Path(__file__).with_name("wthor_2023_sample.wtb")
+    out = tmp_path / "w.npz"
+    assert main(["othello", "recenter", str(out), "--wthor", str(sample), "--per-stage", "8",
+                 "--rounds", "1", "--depths", "1,2", "--scheduler", "serial"]) == 0
+    meta = json.loads(ev.Weights.load(out).meta["recentered"])
+    assert meta["games"] == 6 and meta["depths"] == [1, 2] and len(meta["shifts_discs"]) == 1
+    assert main(["othello", "recenter", str(out), "--wthor", str(sample), "--depths", "3,x"]) == 2

@@ -248,6 +248,30 @@ def _add_engine_commands(sub: argparse._SubParsersAction) -> None:
                    help="only play the games and solve their exact labels")
     t.set_defaults(func=cmd_train)
 
+    r = sub.add_parser(
+        "recenter", help="remove the side-to-move bias of pattern weights (search-averaged)",
+        description="Shift the constant weight of each stage (from 20 empties) so that the "
+        "static evaluation agrees on average with the mean of an odd- and an even-depth "
+        "search, on positions of WTHOR tournament games: weights fitted on backed-up "
+        "labels otherwise favour the side to move, and successive iterations of a search "
+        "swing between optimism and pessimism.")
+    r.add_argument("out", help="weights file to write (.npz)")
+    r.add_argument("--wthor", nargs="+", required=True, metavar="FILE",
+                   help="WTHOR game files (WTH_YYYY.wtb) to take positions from")
+    r.add_argument("--weights", help="weights to start from (default: the shipped weights)")
+    r.add_argument("--games", type=COUNT, default=2000,
+                   help="games drawn at random from the files (2000)")
+    r.add_argument("--per-stage", type=COUNT, default=400,
+                   help="positions per stage of 4 empties (400)")
+    r.add_argument("--depths", type=_depths, default=(3, 4),
+                   help="search depths averaged, comma-separated (3,4)")
+    r.add_argument("--rounds", type=Integer(1, 20), default=3, help="passes over the stages (3)")
+    r.add_argument("--seed", type=SEED, default=7, help="random seed of the samples (7)")
+    r.add_argument("--workers", type=WORKERS, help="processes (default: all CPUs)")
+    r.add_argument("--scheduler", default="processes",
+                   help="serial, processes (default) or tcp://host:port (Dask)")
+    r.set_defaults(func=cmd_recenter)
+
     w = sub.add_parser(
         "wthor", help="read WTHOR tournament game files: list, filter, convert",
         description="Read the French federation's WTHOR files (WTH_YYYY.wtb; player and "
@@ -280,6 +304,52 @@ def _floats(text: str) -> tuple[float, ...]:
         return tuple(DAMP(x) for x in text.split(","))
     except argparse.ArgumentTypeError as exc:
         raise argparse.ArgumentTypeError(f"in {text!r}: {exc}") from None
+
+
+def _depths(text: str) -> tuple[int, ...]:
+    """``"3,4"`` -> ``(3, 4)`` (argparse type): search depths 1..20.
+
+    >>> _depths("3,4")
+    (3, 4)
+    """
+    depth = Integer(1, 20)
+    try:
+        return tuple(depth(x) for x in text.split(","))
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"in {text!r}: {exc}") from None
+
+
+def cmd_recenter(args: argparse.Namespace) -> int:
+    """``bitgames othello recenter OUT --wthor FILE...``: weights without the side-to-move
+    bias (:func:`bitgames.othello.train.recenter`)."""
+    import random
+
+    from bitgames.core.jit import ensure_warm
+    from bitgames.core.parallel import check_scheduler
+    from bitgames.othello import eval as ev
+    from bitgames.othello.train import recenter, stage_sample
+    from bitgames.othello.wthor import games_of
+
+    check_scheduler(args.scheduler)
+    weights = ev.Weights.load(args.weights) if args.weights else ev.default_weights()
+    if weights is None:
+        raise BitgamesError("no shipped weights to start from: give --weights")
+    games = [game for _, _, game in games_of(args.wthor)]
+    games = random.Random(args.seed).sample(games, min(args.games, len(games)))
+    ps, os_ = stage_sample((board for game in games for board in game.positions()),
+                           args.per_stage, args.seed)
+    ensure_warm("othello")
+    shifts = recenter(weights, ps, os_, args.depths, args.rounds,
+                      scheduler=args.scheduler, workers=args.workers or 0)
+    weights.meta["recentered"] = json.dumps(
+        {"files": [Path(f).name for f in args.wthor], "games": len(games),
+         "per_stage": args.per_stage, "depths": list(args.depths), "rounds": args.rounds,
+         "seed": args.seed, "shifts_discs": shifts})
+    weights.save(args.out)
+    print(f"wrote {args.out}: the constants of the stages from 20 empties on moved by "
+          + " ".join(f"{-sum(r[i] for r in shifts):+.2f}" for i in range(len(shifts[0])))
+          + " discs")
+    return 0
 
 
 def cmd_wthor(args: argparse.Namespace) -> int:

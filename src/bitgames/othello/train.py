@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -184,14 +184,14 @@ def solve_chunk(path: str, exact_path: str, max_empties: int) -> np.ndarray:
     return labels
 
 
-def label_positions(ps: np.ndarray, os_: np.ndarray, weights_path: str, depth: int
+def label_positions(ps: np.ndarray, os_: np.ndarray, weights: Any, depth: int
                     ) -> np.ndarray:
-    """Backed-up labels: a ``depth``-ply search with the weights in ``weights_path``."""
+    """Backed-up labels: a ``depth``-ply search with ``weights``
+    (:class:`~bitgames.othello.eval.Weights` or the path of a weights file)."""
     from bitgames.othello import eval as ev
     from bitgames.othello.search import Engine, search_root
 
-    engine = Engine(level=1, evaluation="pattern", weights=ev.Weights.load(weights_path),
-                    table_bits=18)
+    engine = Engine(level=1, evaluation="pattern", weights=weights, table_bits=18)
     pv = np.zeros(66, dtype=np.int64)
     out = np.zeros(len(ps), dtype=np.int32)
     for i in range(len(ps)):
@@ -396,3 +396,77 @@ class Trainer:
 
 def _fmt(x: float | None) -> str:
     return "-" if x is None else f"{x:.2f}"
+
+
+#: the stages whose weights were fitted on backed-up search labels (20 empties and more
+#: with the default ``exact_empties`` 17 and ``window`` 2): where a side-to-move bias builds up
+RECENTER_FIRST_STAGE = 5
+
+
+def recenter(weights: Any, ps: np.ndarray, os_: np.ndarray, depths: tuple[int, ...] = (3, 4),
+             rounds: int = 3, first_stage: int = RECENTER_FIRST_STAGE,
+             scheduler: str = "processes", workers: int = 0,
+             log: Callable[[str], None] | None = None) -> list[list[float]]:
+    """Shift the constant weight of each stage from ``first_stage`` on so that, over the
+    positions ``ps``/``os_`` of the stage, the mean static evaluation equals the mean of
+    searches of ``depths`` plies (an odd and an even depth: their leaves have either side
+    to move, so a bias towards the side to move cancels). ``weights``
+    (:class:`~bitgames.othello.eval.Weights`) is changed in place. Stages are done from
+    the end towards the opening (a stage's searches reach the stages before it), ``rounds``
+    times, as a shift changes the searches of the stages after it. Returns the shift of
+    each stage in each round, in discs (what was subtracted from its constant).
+
+    Why: a stage labelled by even-depth searches into the stages fitted before it learns
+    their side-to-move bias plus the bias of its own minimax, so the bias grows towards
+    the opening (about 4 discs at 50 empties in the shipped weights of session 3), and
+    successive iterations of a search alternate between optimism and pessimism.
+    """
+    from bitgames.core.parallel import default_workers, run_tasks
+    from bitgames.othello import eval as ev
+    from bitgames.othello import patterns as P
+
+    say = log or note
+    bias = int(P.SCALAR_OFFSETS[-1])
+    stages = np.minimum(empties_of(ps, os_) // 4, ev.N_STAGES - 1)
+    workers = workers or default_workers()
+    shifts: list[list[float]] = []
+    for r in range(rounds):
+        row = []
+        for s in range(first_stage, ev.N_STAGES):
+            rows = np.flatnonzero(stages == s)
+            if rows.size == 0:
+                continue
+            static = np.array([ev.evaluate(ps[i], os_[i], weights.table, ev.GATHER, ev.B3)
+                               for i in rows], dtype=np.float64)
+            # parts of a fixed size: each part's searches share a table, so the values,
+            # and the shifts, do not depend on the number of workers
+            parts = np.array_split(rows, max(1, rows.size // 100))
+            tasks = [(ps[part], os_[part], weights, d) for d in depths for part in parts]
+            searched = np.zeros(rows.size)
+            for i, vals in run_tasks(label_positions, tasks, scheduler, workers):
+                part = parts[i % len(parts)]
+                searched[np.searchsorted(rows, part)] += vals / len(depths)
+            shift = int(round(float((static - searched).mean())))
+            weights.table[s, bias] -= shift
+            row.append(shift / 100)
+            say(f"round {r + 1}, stage {s} ({4 * s}-{4 * s + 3} empties, "
+                f"{rows.size} positions): constant {-shift / 100:+.2f} discs")
+        shifts.append(row)
+    return shifts
+
+
+def stage_sample(boards: Iterable[Any], per_stage: int, seed: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """At most ``per_stage`` of ``boards`` (side to move with a move) per stage, drawn at
+    random by ``seed``: their bitboards ``ps``, ``os_`` (side to move, opponent)."""
+    from bitgames.othello import eval as ev
+
+    by_stage: dict[int, list[tuple[int, int]]] = {}
+    for board in boards:
+        by_stage.setdefault(min(board.empties() // 4, ev.N_STAGES - 1), []).append(
+            board.bitboards())
+    rng = np.random.default_rng(seed)
+    chosen = [pos for s in sorted(by_stage) for pos in
+              (by_stage[s][i] for i in rng.permutation(len(by_stage[s]))[:per_stage])]
+    return (np.array([p for p, _ in chosen], dtype=np.uint64),
+            np.array([o for _, o in chosen], dtype=np.uint64))

@@ -63,6 +63,21 @@ class WthorGame:
             board.push(move)
         return board
 
+    def positions(self) -> Iterator[Board]:
+        """The position before each move of the game (a copy each; passes pushed where a
+        side cannot move, so the side to move always has the move that follows).
+
+        >>> game = WthorGame(0, 0, 0, 33, 32, ["f5", "d6", "c5"], 2023)
+        >>> [board.empties() for board in game.positions()]
+        [60, 59, 58]
+        """
+        board = Board()
+        for move in self.moves:
+            if not board.is_legal(move) and board.is_legal("pass"):
+                board.push("pass")
+            yield board.copy(stack=False)
+            board.push(move)
+
     def transcript(self) -> str:
         """The moves as one string, ``f5f6e6f4...``."""
         return "".join(self.moves)
