@@ -242,6 +242,7 @@ def run_match_command(args: argparse.Namespace, kit_factory: str,
         PlayerSpec,
         Sprt,
         TimeControl,
+        client_factory,
         make_player,
         random_openings,
         run_plan,
@@ -258,6 +259,8 @@ def run_match_command(args: argparse.Namespace, kit_factory: str,
     for spec in specs:  # a built-in engine's options, level and threads, checked (and its
         if spec.command is None:  # kernels compiled) here, before the workers start
             make_player(kit, spec).close()
+        else:
+            client_factory(kit, spec)  # an unknown protocol:NAME fails here
     openings: list[tuple[str, ...]]
     if args.openings:
         path = Path(args.openings)

@@ -270,7 +270,8 @@ class PlayerSpec:
     - ``cmd:COMMAND`` -- an outside engine started with ``COMMAND`` (split as a shell
       would) and spoken to in the game's protocol (NBoard, Hub, GTP, UCI); with the
       command in quotes, limits may follow: ``cmd:"my-engine --hub",depth:8`` (sent to
-      the engine where its protocol can say them);
+      the engine where its protocol can say them), and ``protocol:NAME`` for an engine
+      that speaks another protocol the game knows (Othello: ``protocol:gtp``);
     - ``key:value,...`` -- the built-in engine: ``level:N``, and limits ``depth:N``,
       ``nodes:N`` (Go: playouts), ``time:SECONDS`` per move, ``threads:N`` search
       threads; other keys are the game's own engine options (Othello ``eval:classic``).
@@ -279,12 +280,14 @@ class PlayerSpec:
     >>> PlayerSpec.parse("level:5,time:0.5")
     PlayerSpec(text='level:5,time:0.5', command=None, level=5, limit=Limit(depth=None, \
 nodes=None, time=0.5, remaining=None, increment=0.0, moves_to_go=None, infinite=False), \
-options={})
+options={}, protocol=None)
     >>> PlayerSpec.parse('cmd:gnugo --mode gtp --level 10').command
     'gnugo --mode gtp --level 10'
     >>> spec = PlayerSpec.parse('cmd:"scan hub",depth:8')
     >>> spec.command, spec.limit.depth
     ('scan hub', 8)
+    >>> PlayerSpec.parse('cmd:"gtp-rhino -l 5",protocol:gtp').protocol
+    'gtp'
     """
 
     text: str
@@ -292,6 +295,7 @@ options={})
     level: int | None = None
     limit: Limit = field(default_factory=Limit)
     options: dict[str, str] = field(default_factory=dict)
+    protocol: str | None = None
 
     @classmethod
     def parse(cls, text: str) -> PlayerSpec:
@@ -305,14 +309,17 @@ options={})
                 command, rest = command[1:end], command[end + 1:].strip()
                 if rest and not rest.startswith(","):
                     raise BitgamesError(f"player {text!r}: after the quoted command, only "
-                                        ",depth:N / ,nodes:N / ,time:S may follow")
+                                        ",depth:N / ,nodes:N / ,time:S / ,protocol:NAME "
+                                        "may follow")
             if not command:
                 raise BitgamesError("player 'cmd:' needs a command, e.g. cmd:\"gnugo --mode gtp\"")
             level, limit, options = cls._settings(text, rest)
+            protocol = options.pop("protocol", None)
             if level is not None or options:
                 raise BitgamesError(f"player {text!r}: an outside engine takes only limits "
-                                    "(depth, nodes, time); set its level in its command")
-            return cls(text, command=command, limit=limit)
+                                    "(depth, nodes, time) and protocol:NAME; set its level "
+                                    "in its command")
+            return cls(text, command=command, limit=limit, protocol=protocol)
         level, limit, options = cls._settings(text, text)
         return cls(text, level=level, limit=limit, options=options)
 
@@ -362,6 +369,21 @@ class GameKit:
     #: ``board.outcome()`` (Go: the score with dead stones removed, ``B+3.5``);
     #: ``None``: ``board.outcome()`` and ``board.result()``
     final_result: Callable[[Any], tuple[Any, str]] | None = None
+    #: outside engines speaking other protocols, by the name a spec gives them
+    #: (``cmd:"gtp-rhino",protocol:gtp``)
+    other_clients: dict[str, Callable[[str], Any]] = field(default_factory=dict)
+
+
+def client_factory(kit: GameKit, spec: PlayerSpec) -> Callable[[str], Any]:
+    """What starts the outside engine of a ``cmd:`` spec: the game's own protocol, or the
+    one its ``protocol:NAME`` asks for (:class:`BitgamesError` if the game has none)."""
+    if spec.protocol is None:
+        return kit.client
+    if spec.protocol not in kit.other_clients:
+        known = ", ".join(sorted(kit.other_clients)) or "none"
+        raise BitgamesError(f"player {spec.text!r}: {kit.game} knows no outside engines "
+                            f"in protocol {spec.protocol!r} (other protocols: {known})")
+    return kit.other_clients[spec.protocol]
 
 
 def make_player(kit: GameKit, spec: PlayerSpec) -> Any:
@@ -369,7 +391,7 @@ def make_player(kit: GameKit, spec: PlayerSpec) -> Any:
     from bitgames.core.engine import EnginePlayer
 
     if spec.command is not None:
-        client = kit.client(spec.command)
+        client = client_factory(kit, spec)(spec.command)
         return client if spec.limit.is_empty() else LimitedPlayer(client, spec.limit)
     options = dict(spec.options)
     threads = options.pop("threads", "1")

@@ -643,3 +643,84 @@ class Client:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class GtpController(Client):
+    """The controller's side of GTP version 2, for every game whose engines speak it (Go:
+    GNU Go, Pachi; Othello: GRhino). A game's client adds how its board is sent and its
+    moves are read (``sync`` and ``play``).
+
+    Each command is answered by ``=`` (success) or ``?`` (failure), an optional id, the
+    response, and a blank line. The engine's name comes from its ``name`` command unless
+    given.
+
+    >>> mock = MockTransport()
+    >>> mock.expect("name", ["= Mock", ""])
+    >>> mock.expect("boardsize 8", ["? unacceptable size", ""])
+    >>> controller = GtpController(mock)
+    >>> controller.name, controller.request("boardsize 8")
+    ('Mock', (False, 'unacceptable size'))
+    """
+
+    def __init__(self, transport: Transport, timeout: float = 600.0,
+                 name: str | None = None) -> None:
+        super().__init__(transport, timeout)
+        self._busy = False  # a command was sent and its answer not read (Ctrl-C, timeout)
+        self._time: tuple[float, ...] | None = None
+        self.name = name or self.command("name") or transport.name
+
+    @classmethod
+    def start(cls, command: str | list[str], **kwargs: Any) -> Any:
+        """A client of the engine run by ``command`` (a subprocess)."""
+        return cls(ProcessTransport(command), **kwargs)
+
+    def request(self, command: str, timeout: float | None = None) -> tuple[bool, str]:
+        """Send one command; its success and its response without ``=``/``?`` and id
+        (within ``timeout`` seconds, default the client's)."""
+        self._busy = True
+        self.send(command)
+        head = self.read_until(lambda line: line.strip() != "", timeout)[-1]
+        if head[0] not in "=?":
+            raise ProtocolError(f"GTP engine {self.name!r} answered {command!r} with "
+                                f"{head!r}, not '=' or '?'")
+        rest = self.read_until(lambda line: line.strip() == "", timeout)[:-1]
+        self._busy = False
+        text = "\n".join([head[1:].lstrip("0123456789").strip(), *rest]).strip()
+        return head[0] == "=", text
+
+    def command(self, command: str) -> str:
+        """Send a command that must succeed; its response (:class:`EngineError` if not)."""
+        ok, text = self.request(command)
+        if not ok:
+            raise EngineError(f"GTP engine {self.name!r} refused {command!r}: {text}")
+        return text
+
+    def send_time(self, color: str, limit: Any) -> None:
+        """Tell the engine the time of ``limit`` (a :class:`~bitgames.core.engine.Limit`)
+        for the player ``color`` (``b``/``w``): ``Limit(time=t)`` is ``time_settings 0 t
+        1`` (t seconds a move), a clock ``time_settings`` once and ``time_left`` before
+        each move; no time, nothing. Engines that refuse them play on untimed."""
+        if limit.time is not None:
+            settings: tuple[float, ...] = (0, max(1, round(limit.time)), 1)
+        elif limit.remaining is not None:
+            settings = (max(1, round(limit.remaining)), 0, 0)
+        else:
+            return
+        if settings != self._time:
+            self.request("time_settings {} {} {}".format(*settings))
+            self._time = settings
+        if limit.remaining is not None:
+            self.request(f"time_left {color} {int(limit.remaining)} {limit.moves_to_go or 0}")
+
+    def close(self) -> None:
+        """Send ``quit`` (if the engine still listens), then close the transport; an
+        engine still busy with a command whose answer never came (the controller was
+        interrupted, or gave up waiting) is killed at once."""
+        if self._busy and isinstance(self.transport, ProcessTransport):
+            self.transport.proc.kill()
+        elif not self._busy:
+            try:
+                self.request("quit", timeout=5.0)  # GTP answers quit: wait for "="
+            except BitgamesError:
+                pass
+        self.transport.close()

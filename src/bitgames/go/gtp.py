@@ -35,9 +35,8 @@ from bitgames.core.errors import BitgamesError, EngineError, ProtocolError
 from bitgames.core.files import FileError, read_text
 from bitgames.core.protocol import (
     MAX_SECONDS,
-    Client,
     Command,
-    ProcessTransport,
+    GtpController,
     Session,
     Transport,
     parse_float,
@@ -382,15 +381,14 @@ def fixed_handicap_points(size: int, n: int) -> list[int]:
     return table[n]
 
 
-class GtpClient(Client):
+class GtpClient(GtpController):
     """A GTP controller for an outside engine, and a :class:`~bitgames.core.engine.Player`.
 
     :meth:`play` brings the engine to the board's position (``boardsize``,
     ``clear_board``, ``komi`` and the setup stones when the game is new or went another
     way, else only the moves it has not seen), passes the limit's time (``Limit(time=t)``:
     ``time_settings 0 t 1``; a clock: ``time_settings`` once and ``time_left`` before each
-    move; GTP has no node limit) and asks ``genmove``. The engine's name comes from its
-    ``name`` command unless given.
+    move; GTP has no node limit) and asks ``genmove``.
 
     >>> from bitgames.core.protocol import MockTransport
     >>> mock = MockTransport()
@@ -406,38 +404,9 @@ class GtpClient(Client):
 
     def __init__(self, transport: Transport, timeout: float = 600.0,
                  name: str | None = None) -> None:
-        super().__init__(transport, timeout)
-        self._busy = False  # a command was sent and its answer not read (Ctrl-C, timeout)
-        self.name = name or self.command("name") or transport.name
+        super().__init__(transport, timeout, name)
         self._game: tuple[Any, ...] | None = None
         self._sent: list[tuple[Color, Move]] = []
-        self._time: tuple[float, ...] | None = None
-
-    @classmethod
-    def start(cls, command: str | list[str], **kwargs: Any) -> GtpClient:
-        """A client of the engine run by ``command`` (a subprocess)."""
-        return cls(ProcessTransport(command), **kwargs)
-
-    def request(self, command: str, timeout: float | None = None) -> tuple[bool, str]:
-        """Send one command; its success and its response without ``=``/``?`` and id
-        (within ``timeout`` seconds, default the client's)."""
-        self._busy = True
-        self.send(command)
-        head = self.read_until(lambda line: line.strip() != "", timeout)[-1]
-        if head[0] not in "=?":
-            raise ProtocolError(f"GTP engine {self.name!r} answered {command!r} with "
-                                f"{head!r}, not '=' or '?'")
-        rest = self.read_until(lambda line: line.strip() == "", timeout)[:-1]
-        self._busy = False
-        text = "\n".join([head[1:].lstrip("0123456789").strip(), *rest]).strip()
-        return head[0] == "=", text
-
-    def command(self, command: str) -> str:
-        """Send a command that must succeed; its response (:class:`EngineError` if not)."""
-        ok, text = self.request(command)
-        if not ok:
-            raise EngineError(f"GTP engine {self.name!r} refused {command!r}: {text}")
-        return text
 
     def new_game(self) -> None:
         self._game = None
@@ -458,25 +427,11 @@ class GtpClient(Client):
             self.command(f"play {'w' if c else 'b'} {m}")
             self._sent.append((c, m))
 
-    def _send_time(self, board: Board, limit: Limit) -> None:
-        if limit.time is not None:
-            settings: tuple[float, ...] = (0, max(1, round(limit.time)), 1)
-        elif limit.remaining is not None:
-            settings = (max(1, round(limit.remaining)), 0, 0)
-        else:
-            return
-        if settings != self._time:
-            self.request("time_settings {} {} {}".format(*settings))
-            self._time = settings
-        if limit.remaining is not None:
-            color = "w" if board.turn else "b"
-            self.request(f"time_left {color} {int(limit.remaining)} {limit.moves_to_go or 0}")
-
     def play(self, board: Board, limit: Limit) -> SearchResult:
         """The engine's move in ``board`` (``Move.RESIGN`` when it resigns)."""
         start = time.perf_counter()
         self.sync(board)
-        self._send_time(board, limit)
+        self.send_time("w" if board.turn else "b", limit)
         reply = self.command(f"genmove {'w' if board.turn else 'b'}")
         try:
             move = board.parse_move(reply)
@@ -486,16 +441,3 @@ class GtpClient(Client):
         if not move.is_resign:
             self._sent.append((board.turn, move))
         return SearchResult(move, time=time.perf_counter() - start)
-
-    def close(self) -> None:
-        """Send ``quit`` (if the engine still listens), then close the transport; an
-        engine still busy with a command whose answer never came (the controller was
-        interrupted, or gave up waiting) is killed at once."""
-        if self._busy and isinstance(self.transport, ProcessTransport):
-            self.transport.proc.kill()
-        elif not self._busy:
-            try:
-                self.request("quit", timeout=5.0)  # GTP answers quit: wait for "="
-            except BitgamesError:
-                pass
-        self.transport.close()

@@ -578,14 +578,19 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if interrupted:
         return INTERRUPTED
     return 0 if matched == checked else 1
+
+
 def make_engine(level: int, evaluation: str, weights: str | None = None,
-                table_bits: int = 20) -> Any:
+                table_bits: int = 20, **settings: Any) -> Any:
+    """An Othello engine, its kernels compiled or loaded first; ``settings`` are further
+    :class:`~bitgames.othello.search.Engine` arguments (``exact_empties``, ...)."""
     from bitgames.core.jit import ensure_warm
 
     ensure_warm("othello", "rules", "solver", "engine")
     from bitgames.othello.search import Engine
 
-    return Engine(level=level, evaluation=evaluation, weights=weights, table_bits=table_bits)
+    return Engine(level=level, evaluation=evaluation, weights=weights, table_bits=table_bits,
+                  **settings)
 
 
 def load_book(args: argparse.Namespace) -> Any:
@@ -673,18 +678,44 @@ def cmd_analyze(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
 
 
 #: the engine options of a match player, besides its level and limits
-PLAYER_OPTIONS = {"eval": "pattern or classic", "weights": "a pattern weights file (.npz)"}
+PLAYER_OPTIONS = {"eval": "pattern or classic", "weights": "a pattern weights file (.npz)",
+                  "exact": "solve exactly from N empties (0..30; default: the level's)",
+                  "wld": "solve win/loss/draw from N empties (0..30; default: the level's)",
+                  "mpc": "on or off: Multi-ProbCut (default: the level's)"}
 
 
 def match_engine(options: dict[str, str]) -> Any:
     """The built-in engine of a match player (level 8 until the spec sets one; a 2^18
-    table, as several games may run at once), with the :data:`PLAYER_OPTIONS`."""
+    table, as several games may run at once), with the :data:`PLAYER_OPTIONS`.
+
+    >>> engine = match_engine({"eval": "classic", "exact": "16", "wld": "18"})
+    >>> engine.level = 6
+    >>> engine.depth, engine.exact_empties, engine.wld_empties
+    (6, 16, 18)
+    >>> match_engine({"wld": "x"})
+    Traceback (most recent call last):
+    ...
+    bitgames.core.errors.BitgamesError: Othello player option wld:x: need a whole number \
+from 0 to 30
+    """
     unknown = sorted(set(options) - set(PLAYER_OPTIONS))
     if unknown:
         raise BitgamesError(f"unknown Othello player option {unknown[0]!r}; the options are "
                             + ", ".join(f"{k}:{v}" for k, v in PLAYER_OPTIONS.items()))
+    empties: dict[str, int] = {}
+    for key in ("exact", "wld"):
+        if key in options:
+            text = options[key]
+            if not (text.isascii() and text.isdigit() and int(text) <= 30):
+                raise BitgamesError(f"Othello player option {key}:{text}: need a whole "
+                                    "number from 0 to 30")
+            empties[key] = int(text)
+    mpc = options.get("mpc")
+    if mpc not in (None, "on", "off"):
+        raise BitgamesError(f"Othello player option mpc:{mpc}: need on or off")
     return make_engine(8, options.get("eval", "pattern"), options.get("weights"),
-                       table_bits=18)
+                       table_bits=18, exact_empties=empties.get("exact"),
+                       wld_empties=empties.get("wld"), mpc=None if mpc is None else mpc == "on")
 
 
 def match_client(command: str) -> Any:
@@ -693,6 +724,14 @@ def match_client(command: str) -> Any:
     from bitgames.othello.nboard import NBoardClient
 
     return NBoardClient(ProcessTransport(command))
+
+
+def match_gtp_client(command: str) -> Any:
+    """An outside engine speaking GTP for Othello (``protocol:gtp``), e.g. GRhino's
+    ``gtp-rhino -l 5 -m 8``."""
+    from bitgames.othello.gtp import GtpClient
+
+    return GtpClient.start(command)
 
 
 def match_record(board: Any, white: str, black: str, result: str) -> str:
@@ -715,7 +754,7 @@ def match_kit() -> Any:
     from bitgames.othello.board import Board
 
     return GameKit("othello", Board, match_engine, match_client, match_record,
-                   split_opening=_split_opening)
+                   split_opening=_split_opening, other_clients={"gtp": match_gtp_client})
 
 
 def _split_opening(line: str) -> list[str]:

@@ -548,7 +548,7 @@ class Engine(BaseEngine):
     earlier (from level 4), and Multi-ProbCut (from level 6): see :func:`level_settings`.
     ``evaluation`` is ``"pattern"`` (the shipped trained weights, or ``weights``) or
     ``"classic"`` (seed 002). ``exact_empties``, ``wld_empties`` and ``mpc`` override the
-    level's choices.
+    level's choices, at this level and any set later.
 
     >>> from bitgames.core.engine import Limit
     >>> from bitgames.othello.board import Board
@@ -567,13 +567,10 @@ class Engine(BaseEngine):
                  threads: int = 1) -> None:
         from bitgames.othello.solver import Solver
 
+        self._overrides = {name: value for name, value in (
+            ("exact_empties", exact_empties), ("wld_empties", wld_empties), ("mpc", mpc))
+            if value is not None}
         super().__init__(level, threads)
-        if exact_empties is not None:
-            self.exact_empties = exact_empties
-        if wld_empties is not None:
-            self.wld_empties = wld_empties
-        if mpc is not None:
-            self.mpc = mpc
         if evaluation not in ("pattern", "classic"):
             raise BitgamesError(f"unknown evaluation {evaluation!r} (pattern or classic)")
         self.evaluation = evaluation
@@ -606,6 +603,8 @@ class Engine(BaseEngine):
         self.exact_empties = lv.exact
         self.wld_empties = lv.wld
         self.mpc = lv.mpc
+        for name, value in self._overrides.items():
+            setattr(self, name, value)
 
     def new_game(self) -> None:
         """Forget the tables (transposition, killers, history)."""
