@@ -42,14 +42,19 @@ Play player A against player B over varied openings, each opening twice with col
 swapped; print a line per game and the score with the Elo difference and its 95% interval.
 
 Players:
-  level:N[,depth:N][,nodes:N][,time:S][,eval:E][,weights:FILE]
+  level:N[,depth:N][,nodes:N][,time:S][,eval:E][,weights:FILE][,exact:N][,wld:N][,mpc:on]
       the built-in engine: level 1-20 (default 8), a fixed depth, a node budget, seconds
       per move; eval:pattern (default, trained weights) or eval:classic; weights:FILE
-      pattern weights of your own. With --tc the game clock replaces time:S.
+      pattern weights of your own; exact:N and wld:N solve exactly / win-loss-draw from
+      N empties, mpc:on|off, instead of the level's. With --tc the game clock replaces
+      time:S.
   cmd:"COMMAND"[,depth:N]
       an outside engine speaking NBoard, at the depth its command line sets or the
       depth:N after the quotes (sent as NBoard's set depth), e.g.
       cmd:"bitgames othello nboard --level 4 --no-book"
+  cmd:"COMMAND",protocol:gtp
+      an outside engine speaking GTP (time limits only), e.g. GRhino:
+      cmd:"gtp-rhino -l 5 -m 8 -e 16 -w 18 -b 0",protocol:gtp
 
 The old player syntax maps as: pattern:6 and pattern:d6 -> level:6; classic:6 ->
 level:6,eval:classic; a game clock pattern:6:t60 -> level:6 with --tc 60 (both players).
