@@ -280,3 +280,50 @@ def test_shipped_book_is_consistent() -> None:
     assert len({v for _, v in start}) == 1
     after = Board.from_transcript("f5")
     assert {m for m, _ in book.moves(after)} <= {str(m) for m in after.legal_moves}
+
+
+def _image(move: str, k: int) -> str:
+    """Square ``move`` under symmetry ``k`` of the square, by coordinates (independent of
+    the bitboard symmetries of the book)."""
+    x, y = "abcdefgh".index(move[0]), int(move[1]) - 1
+    if k & 1:
+        x = 7 - x
+    if k & 2:
+        y = 7 - y
+    if k & 4:
+        x, y = y, x
+    return "abcdefgh"[x] + str(y + 1)
+
+
+def test_book_from_wthor_games_counts_and_resumes(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``book wthor`` keeps the positions reached by at least --min-games games, each with
+    its count of games, here checked against counts of the games' first moves up to
+    symmetry (no transpositions in three plies); a second run searches nothing again."""
+    from bitgames.cli import main
+    from bitgames.othello.wthor import load_base
+
+    sample = Path(__file__).parent / "wthor_2023_sample.wtb"
+    games = [g.moves for g in load_base(sample).games]
+    classes: dict[tuple[str, ...], int] = {}
+    for moves in games:
+        for n in range(4):
+            key = min(tuple(_image(m, k) for m in moves[:n]) for k in range(8))
+            classes[key] = classes.get(key, 0) + 1
+    kept = {key: n for key, n in classes.items() if n >= 2}
+    assert len(kept) == 5  # the start, f5 and f5d6 (6 games), f5d6c3 (4), f5d6c5 (2)
+    out = tmp_path / "wthor.npz"
+    argv = ["othello", "book", "wthor", str(out), "--wthor", str(sample), "--min-games", "2",
+            "--plies", "3", "--depth", "2", "--scheduler", "serial", "--json", "--eval",
+            "classic"]
+    assert main(argv) == 0
+    first = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    book = Book.load(out)
+    assert first[0]["positions"] == len(kept)
+    for key, n in kept.items():
+        entry = book.entry(Board.from_transcript("".join(key)))
+        assert entry is not None and entry.games == n, key
+    assert len(book) == first[-1]["positions"] == len(kept)
+    assert main(argv) == 0
+    again = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert again[0]["to_search"] == 0 and again[-1]["added"] == 0

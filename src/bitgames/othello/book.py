@@ -275,10 +275,21 @@ class Book:
             back = INVERSE[k]
             return [(square_name(back[sq]), score) for sq, score in known[1]]
         scores = search(board)
+        self.keep_scores(board, depth, scores)
+        return scores
+
+    def has_scores(self, board: Board, depth: int) -> bool:
+        """Whether the move scores of ``board`` at ``depth`` are kept (see :meth:`searched`)."""
+        known = self.scores.get(canonical(*board.bitboards())[0])
+        return known is not None and known[0] == depth
+
+    def keep_scores(self, board: Board, depth: int, scores: list[tuple[str, int]]) -> None:
+        """Keep the move scores of a search of ``board`` at ``depth`` (done elsewhere, e.g.
+        in parallel: :func:`search_boards`) for :meth:`searched`; a pass is not kept."""
+        key, k = canonical(*board.bitboards())
         if all(mv != "pass" for mv, _ in scores):
             self.scores[key] = (depth, [(SQUARE_MAP[k][parse_square(mv)], int(score))
                                         for mv, score in scores])
-        return scores
 
     def negamax(self, board: Board | None = None) -> int:
         """Recompute the values below ``board`` (default: the start position); return its value."""
@@ -402,6 +413,43 @@ class Book:
             self.save(save_to)
         return added
 
+    def add_positions(self, positions: Iterable[tuple[Board, int]],
+                      search: Callable[[Board], list[tuple[str, int]]], depth: int) -> int:
+        """Add positions played in real games, each with the number of games through it
+        (:func:`common_positions`); return how many were new.
+
+        Each new position is evaluated as in :meth:`build` (searched at ``depth``, unless
+        its scores are kept: search them beforehand, in parallel, and :meth:`keep_scores`),
+        every given position gets its count of games, the given positions whose leaf now
+        leads into the book choose it again, and the values are propagated back to the
+        start.
+
+        >>> book = Book()
+        >>> def search(b):
+        ...     return [(str(m), 0) for m in b.legal_moves]
+        >>> book.add_positions([(Board(), 9), (Board.from_transcript("f5"), 9)], search, 2)
+        2
+        >>> book.entry(Board()).games, book.entry(Board()).leaf_move is None
+        (9, True)
+        """
+        positions = list(positions)
+        added = 0
+        for board, games in positions:
+            if board.is_game_over():
+                continue
+            if board not in self:
+                self.evaluate(board, search, depth)
+                added += 1
+            row = self._row(board)[0]
+            assert row is not None
+            row[4] = max(row[4], int(games))
+        for board, _ in positions:
+            e = self.entry(board)
+            if e is not None and e.leaf_move is not None and _child(board, e.leaf_move) in self:
+                self.evaluate(board, search, depth)
+        self.negamax()
+        return added
+
     # -- files ------------------------------------------------------------------------------
 
     def save(self, path: str | Path) -> None:
@@ -498,6 +546,49 @@ def open_book(path: str | Path | None = None) -> tuple[Book, Path]:
         if candidate.exists():
             return Book.load(candidate), user
     return Book(), user
+
+
+def common_positions(games: Iterable[Iterable[Board]], plies: int, min_games: int
+                     ) -> list[tuple[Board, int]]:
+    """The positions of the first ``plies`` plies of ``games`` (each the positions of one
+    game, in order: :meth:`~bitgames.othello.wthor.WthorGame.positions`) that at least
+    ``min_games`` games reached, up to symmetry, with how many did; in the order of the
+    ply where each was first seen, so parents come before their children.
+
+    >>> games = [[Board(), Board.from_transcript(t)] for t in ("f5", "d3", "f5")]
+    >>> games.append([Board()])
+    >>> [(b.transcript(), n) for b, n in common_positions(games, 1, 2)]
+    [('', 4), ('f5', 3)]
+    """
+    counts: dict[tuple[int, int], int] = {}
+    first: dict[tuple[int, int], tuple[int, Board]] = {}
+    for positions in games:
+        seen: set[tuple[int, int]] = set()
+        for ply, board in enumerate(positions):
+            if ply > plies:
+                break
+            key = canonical(*board.bitboards())[0]
+            if key in seen:
+                continue
+            seen.add(key)
+            counts[key] = counts.get(key, 0) + 1
+            first.setdefault(key, (ply, board))
+    kept = sorted((key for key, n in counts.items() if n >= min_games),
+                  key=lambda key: (first[key][0], -counts[key]))
+    return [(first[key][1], counts[key]) for key in kept]
+
+
+def search_boards(fens: list[str], depth: int, evaluation: str = "pattern",
+                  weights: str | None = None) -> list[list[tuple[str, int]]]:
+    """The move scores (best first) of each position (given by FEN) at ``depth``, by a new
+    engine: a task for the task runner (:mod:`bitgames.core.parallel`), so the searches of
+    a book build run on many processes or machines."""
+    from bitgames.othello.search import Engine
+
+    engine = Engine(level=max(1, min(depth, 20)), evaluation=evaluation, weights=weights,
+                    table_bits=20)
+    search = engine_search(engine, depth)
+    return [search(Board(fen)) for fen in fens]
 
 
 def engine_search(engine: Any, depth: int) -> Callable[[Board], list[tuple[str, int]]]:

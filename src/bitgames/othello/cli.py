@@ -14,6 +14,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
@@ -214,6 +215,26 @@ def _add_engine_commands(sub: argparse._SubParsersAction) -> None:
                     help="search depth per position (10)")
     add_json_flag(bl)
     bl.set_defaults(func=cmd_book)
+    bw = bsub.add_parser("wthor", help="add the positions of tournament games (WTHOR)",
+                         description="Add to a book every position of the first --plies "
+                         "plies that at least --min-games WTHOR games reached (up to "
+                         "symmetry), each searched at --depth, the searches spread over "
+                         "processes or a Dask cluster. The scores are saved as they come: "
+                         "run the same command again to resume.")
+    bw.add_argument("file", help="book file to create or extend (.npz)")
+    bw.add_argument("--wthor", nargs="+", required=True, metavar="FILE",
+                    help="WTHOR game files (WTH_YYYY.wtb)")
+    bw.add_argument("--min-games", type=Integer(1, 10**7), default=20,
+                    help="keep positions reached in at least this many games (20)")
+    bw.add_argument("--plies", type=Integer(1, 60), default=20, help="plies from the start (20)")
+    bw.add_argument("--depth", type=Integer(1, 60), default=10,
+                    help="search depth per position (10)")
+    bw.add_argument("--workers", type=WORKERS, help="processes (default: all CPUs)")
+    bw.add_argument("--scheduler", default="processes",
+                    help="serial, processes (default) or tcp://host:port (Dask)")
+    _eval_args(bw)
+    add_json_flag(bw)
+    bw.set_defaults(func=cmd_book)
 
     t = sub.add_parser("train", help="train pattern weights from self-play (needs scipy)",
                        description="Self-play games labelled by exact solves and backed-up "
@@ -777,6 +798,58 @@ def cmd_match(args: argparse.Namespace) -> int:
     return run_match_command(args, "bitgames.othello.cli:match_kit", {})
 
 
+#: positions per search task of ``book wthor``
+BOOK_CHUNK = 20
+
+
+def _book_from_wthor(args: argparse.Namespace, emit: Callable[[dict[str, Any], str], None]
+                     ) -> int:
+    """``bitgames othello book wthor``: count the positions of the games, search those
+    not yet scored in parallel chunks (saving after each), then add them to the book."""
+    from bitgames.core.parallel import check_scheduler, default_workers, run_tasks
+    from bitgames.core.progress import bar
+    from bitgames.othello.book import Book, common_positions, engine_search, search_boards
+    from bitgames.othello.wthor import games_of
+
+    check_scheduler(args.scheduler)
+    path = Path(args.file)
+    book = Book.load(path) if path.exists() else Book()
+    before = len(book)
+    games = [game for _, _, game in games_of(args.wthor)]
+    with bar(len(games), "counting positions", "game") as counted:
+        positions = common_positions((counted.update(1) or game.positions()
+                                      for game in games), args.plies, args.min_games)
+    todo = [b for b, _ in positions if not b.is_game_over() and b not in book
+            and not book.has_scores(b, args.depth)]
+    emit({"positions": len(positions), "to_search": len(todo)},
+         f"{len(positions)} positions reached by at least {args.min_games} games in "
+         f"{args.plies} plies; {len(todo)} to search at depth {args.depth}")
+    chunks = [todo[i:i + BOOK_CHUNK] for i in range(0, len(todo), BOOK_CHUNK)]
+    tasks = [([b.fen() for b in chunk], args.depth, args.evaluation, args.weights)
+             for chunk in chunks]
+    workers = args.workers or default_workers()
+    interrupted = False
+    with bar(len(todo), "book wthor", "position") as shown:
+        try:
+            for i, results in run_tasks(search_boards, tasks, args.scheduler, workers):
+                for board, scores in zip(chunks[i], results, strict=True):
+                    book.keep_scores(board, args.depth, scores)
+                book.save(path)  # every finished search is kept: a rerun resumes
+                shown.update(len(chunks[i]))
+        except KeyboardInterrupt:
+            interrupted = True
+    if interrupted:
+        emit({"file": str(path), "stopped": True},
+             f"{path}: stopped; the searches finished so far are saved (run again to resume)")
+        return INTERRUPTED
+    engine = make_engine(max(1, min(args.depth, 20)), args.evaluation, args.weights)
+    added = book.add_positions(positions, engine_search(engine, args.depth), args.depth)
+    book.save(path)
+    emit({"file": str(path), "added": added, "positions": len(book), "before": before},
+         f"{path}: {added} positions added, {len(book)} in all")
+    return 0
+
+
 def cmd_book(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     """``bitgames othello book build|show|learn`` (printing to ``stdout``, default sys.stdout)."""
     from bitgames.core.engine import interruptible
@@ -816,6 +889,8 @@ def cmd_book(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
                 print(f"(position searched at depth {entry.depth}; {entry.games} games "
                       f"learned; {len(book)} positions in the book)", file=stdout, flush=True)
         return 0
+    if args.book_command == "wthor":
+        return _book_from_wthor(args, emit)
     if args.book_command == "build":
         engine = make_engine(max(1, min(args.depth, 20)), args.evaluation, args.weights)
         path = Path(args.file)
