@@ -21,7 +21,9 @@ import subprocess
 import sys
 import tempfile
 
-PROMPTS = (b"Black move:", b"White move:", b"You must pass")
+#: Zebra asks the "human" for a move: its own move is made. (Not "You must pass": that
+#: may come while it replays the game, before its move.)
+PROMPTS = (b"Black move:", b"White move:")
 
 
 def zebra_move(zebra: str, levels: list[str], moves: list[str], color: str) -> str:
