@@ -18,20 +18,14 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
+from bitgames.othello.board import parse_square, square_name
+from bitgames.othello.patterns import _sym
 from bitgames.othello.wthor import games_of
 
 
 def image(move: str, k: int) -> str:
-    """Square ``move`` under symmetry ``k``: bit 0 mirrors the files, bit 1 the ranks,
-    bit 2 then swaps files and ranks."""
-    x, y = "abcdefgh".index(move[0]), int(move[1]) - 1
-    if k & 1:
-        x = 7 - x
-    if k & 2:
-        y = 7 - y
-    if k & 4:
-        x, y = y, x
-    return "abcdefgh"[x] + str(y + 1)
+    """Square ``move`` under symmetry ``k`` of the board."""
+    return square_name(_sym(parse_square(move), k))
 
 
 def main() -> None:

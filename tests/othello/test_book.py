@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bitgames.othello.board import BLACK, Board
+from bitgames.othello.board import BLACK, Board, parse_square, square_name
 from bitgames.othello.book import (
     Book,
     canonical,
@@ -283,16 +283,9 @@ def test_shipped_book_is_consistent() -> None:
 
 
 def _image(move: str, k: int) -> str:
-    """Square ``move`` under symmetry ``k`` of the square, by coordinates (independent of
-    the bitboard symmetries of the book)."""
-    x, y = "abcdefgh".index(move[0]), int(move[1]) - 1
-    if k & 1:
-        x = 7 - x
-    if k & 2:
-        y = 7 - y
-    if k & 4:
-        x, y = y, x
-    return "abcdefgh"[x] + str(y + 1)
+    """Square ``move`` under symmetry ``k``, by the coordinates of
+    :func:`~bitgames.othello.patterns._sym` (independent of the book's bitboard symmetries)."""
+    return square_name(square_image(parse_square(move), k))
 
 
 def test_book_from_wthor_games_counts_and_resumes(tmp_path: Path,
