@@ -9,6 +9,7 @@ import pytest
 
 pytest.importorskip("scipy")
 
+from bitgames.core.board import BLACK  # noqa: E402
 from bitgames.othello import eval as ev  # noqa: E402
 from bitgames.othello import patterns as P  # noqa: E402
 from bitgames.othello.board import Board  # noqa: E402
@@ -235,3 +236,45 @@ def test_recenter_command(tmp_path) -> None:  # type: ignore[no-untyped-def]
     meta = json.loads(ev.Weights.load(out).meta["recentered"])
     assert meta["games"] == 6 and meta["depths"] == [1, 2] and len(meta["shifts_discs"]) == 1
     assert main(["othello", "recenter", str(out), "--wthor", str(sample), "--depths", "3,x"]) == 2
+
+
+def test_tournament_games_join_the_training(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The WTHOR sample as training games: the positions are those the board replays, the
+    label at the file's theoretical depth is the file's theoretical score for the side to
+    move, the earlier positions carry it as their outcome, and a fit runs on them alone."""
+    from pathlib import Path
+
+    from bitgames.othello.train import WTHOR_IDS
+    from bitgames.othello.wthor import load_base
+
+    sample = str(Path(__file__).with_name("wthor_2023_sample.wtb"))
+    base = load_base(sample)
+    cfg = TrainConfig(games=0, exact_empties=8, label_depth=1, workers=1, scheduler="serial",
+                      wthor=(sample,))
+    t = Trainer(tmp_path / "run", cfg, log=lambda s: None)
+    t.generate()
+    t.import_wthor()
+    t.solve()
+    data = t.load()
+    boards = [(i, b) for i, g in enumerate(base.games) for b in g.positions()]
+    assert len(data["p"]) == len(boards)
+    for k, (i, board) in enumerate(boards):
+        assert (int(data["p"][k]), int(data["o"][k])) == board.bitboards()
+        assert data["game"][k] == WTHOR_IDS + i
+        black = 2 * base.games[i].theoretical - 64
+        theory = 100 * (black if board.turn == BLACK else -black)
+        e = board.empties()
+        assert data["outcome"][k] == (theory if e > base.depth else NO_LABEL)
+        if e == base.depth:
+            assert data["label"][k] == theory
+        elif e <= 8:  # solved exactly: the solver's score
+            score, _ = Solver(table_bits=14).run(*board.bitboards(), -127, 127,
+                                                 np.zeros(130, dtype=np.int64),
+                                                 np.zeros(4, dtype=np.int64))
+            assert data["label"][k] == 100 * score
+        else:
+            assert data["label"][k] == NO_LABEL
+    report = t.fit()
+    assert report["games"] == len(base.games)
+    by_stage = {row["stage"]: row for row in report["stages"]}
+    assert by_stage[8]["held_out"] > 0 and by_stage[8]["exact_held_out"] == 0

@@ -116,6 +116,25 @@ def test_the_command_lists_filters_and_converts(tmp_path: Path,
 
 
 @pytest.mark.slow
+def test_the_solver_finds_the_theoretical_scores() -> None:
+    """The federation's theoretical score of each sample game (perfect play from 24
+    empties, computed by another program) is what our solver finds there (6-20 s each)."""
+    import numpy as np
+
+    from bitgames.core.board import BLACK
+    from bitgames.othello.solver import Solver
+
+    base = load_base(SAMPLE)
+    solver = Solver(table_bits=20)
+    for game in base.games:
+        board = next(b for b in game.positions() if b.empties() == base.depth)
+        score, _ = solver.run(*board.bitboards(), -127, 127, np.zeros(130, dtype=np.int64),
+                              np.zeros(4, dtype=np.int64))
+        black = score if board.turn == BLACK else -score
+        assert black == 2 * game.theoretical - 64, game
+
+
+@pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("BITGAMES_WTHOR"),
                     reason="set BITGAMES_WTHOR to the folder of the WTHOR files")
 def test_the_whole_database() -> None:

@@ -242,7 +242,8 @@ def _add_engine_commands(sub: argparse._SubParsersAction) -> None:
                        "empties; held-out error per stage. Interrupt and run again to resume: "
                        "finished games and exact labels are kept.")
     t.add_argument("out", help="working directory (games, weights.npz, report.json)")
-    t.add_argument("--games", type=COUNT, default=2000, help="number of self-play games (2000)")
+    t.add_argument("--games", type=Integer(0, 10**9), default=2000,
+                   help="number of self-play games (2000; may be 0 with --wthor)")
     t.add_argument("--seed", type=SEED, default=1, help="random seed (1)")
     t.add_argument("--solve-empties", type=Integer(0, 60), default=16,
                    help="solve games exactly from this many empties (16)")
@@ -270,6 +271,12 @@ def _add_engine_commands(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--workers", type=WORKERS, help="processes (default: all CPUs)")
     t.add_argument("--scheduler", default="processes",
                    help="serial, processes (default) or tcp://host:port (Dask)")
+    t.add_argument("--wthor", nargs="+", default=[], metavar="FILE",
+                   help="add the games of these WTHOR files (.wtb) to the self-play games")
+    t.add_argument("--wthor-labels", choices=("theory", "search"), default="theory",
+                   help="label the WTHOR positions before the theoretical depth by the "
+                   "game's theoretical score (default) or by backed-up searches like "
+                   "self-play ones")
     t.add_argument("--generate-only", action="store_true",
                    help="only play the games and solve their exact labels")
     t.set_defaults(func=cmd_train)
@@ -418,8 +425,10 @@ def cmd_train(args: argparse.Namespace) -> int:
     from bitgames.core.parallel import check_scheduler
 
     check_scheduler(args.scheduler)
-    if args.games < 1 or not 0 <= args.random_min <= args.random_max <= 59:
-        raise BitgamesError("need --games >= 1 and 0 <= --random-min <= --random-max <= 59")
+    if args.games < 1 and not args.wthor:
+        raise BitgamesError("need --games >= 1, or WTHOR files (--wthor)")
+    if not 0 <= args.random_min <= args.random_max <= 59:
+        raise BitgamesError("need 0 <= --random-min <= --random-max <= 59")
     if not 1 <= args.solve_empties <= 24 or args.exact_empties > 24:
         raise BitgamesError("--solve-empties must be 1..24 and --exact-empties at most 24")
     if args.window < 0 or min(args.damp) < 0:
@@ -439,9 +448,11 @@ def cmd_train(args: argparse.Namespace) -> int:
                       solve_empties=args.solve_empties,
                       exact_empties=args.exact_empties, label_depth=args.label_depth,
                       window=args.window, damp=args.damp, workers=args.workers or 0,
-                      scheduler=args.scheduler)
+                      scheduler=args.scheduler, wthor=tuple(args.wthor),
+                      wthor_labels=args.wthor_labels)
     trainer = Trainer(args.out, cfg)
     trainer.generate()
+    trainer.import_wthor()
     trainer.solve()
     if not args.generate_only:
         trainer.fit()

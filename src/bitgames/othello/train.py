@@ -24,7 +24,16 @@ The recipe of seed 002 (§7.2), with pattern features:
    when fitted without them. Positions beyond the exact labels are first labelled by a
    search of ``label_depth`` plies whose leaves fall in the stages already fitted ("backed
    up"), stage by stage.
-4. A tenth of the games (game id % 10 == 0) is held out; the mean absolute error in discs
+4. **Tournament games** (``wthor``: WTHOR files, optional) join the self-play games, one
+   chunk per file (``OUT/games/wthor*.npz``, game ids after the self-play ones). The
+   position at the file's theoretical depth (24 empties in every published file) is
+   labelled by the game's theoretical score, the result of perfect play from there; with
+   ``wthor_labels="theory"`` (chosen when fitting) so is every earlier position of the game
+   (its ``outcome``: the result of the game had it been played perfectly from that depth
+   on; noisy, but centred on real play, as Logistello's labels were), otherwise they are
+   labelled by backed-up searches. Later positions get exact and backed-up labels as above;
+   the held-out error "vs exact" counts exact labels only.
+5. A tenth of the games (game id % 10 == 0) is held out; the mean absolute error in discs
    on them is reported per stage (against the label, and against exact scores where
    known), and written with the weights (``OUT/weights.npz``, ``OUT/report.json``; the
    labels of every position, in :meth:`Trainer.load` order, in ``OUT/labels.npz``).
@@ -51,6 +60,8 @@ NO_LABEL = -32768
 #: Games with id % 10 == 0 are held out (never fitted); those with id % 10 == VALIDATION
 #: choose the damping of each stage (then they are fitted like the others).
 VALIDATION = 5
+#: the id of the first tournament game (:meth:`Trainer.import_wthor`), after any self-play
+WTHOR_IDS = 100_000_000
 
 #: the arrays of a game chunk and of its exact labels (checked when read back: a chunk
 #: damaged by a kill or a full disk is named, not loaded)
@@ -76,6 +87,8 @@ class TrainConfig:
     damp: tuple[float, ...] = (3.0,)
     workers: int = 0
     scheduler: str = "processes"
+    wthor: tuple[str, ...] = ()
+    wthor_labels: str = "theory"
 
 
 def empties_of(ps: np.ndarray, os_: np.ndarray) -> np.ndarray:
@@ -155,6 +168,45 @@ def play_games(first_id: int, count: int, seed: int, cfg: dict[str, Any]
             ply += 1
     return {"p": np.array(ps, dtype=np.uint64), "o": np.array(os_, dtype=np.uint64),
             "label": np.array(labels, dtype=np.int32), "game": np.array(game_ids, dtype=np.int32)}
+
+
+def wthor_chunk(path: str, first_id: int) -> dict[str, np.ndarray]:
+    """The positions of one WTHOR file's games as a game chunk (ids from ``first_id``): the
+    position at the file's theoretical depth labelled by the game's theoretical score, the
+    earlier ones carrying it as their ``outcome`` (:class:`~bitgames.othello.wthor.WthorError`
+    naming the game for a move that is not legal)."""
+    from bitgames.othello.board import parse_square
+    from bitgames.othello.kernels import legal_moves, make_move, start_position
+    from bitgames.othello.wthor import WthorError, load_base
+
+    U = np.uint64
+    base = load_base(path)
+    ps: list[int] = []
+    os_: list[int] = []
+    labels: list[int] = []
+    game_ids: list[int] = []
+    outcomes: list[int] = []
+    for number, game in enumerate(base.games):
+        black = 100 * (2 * game.theoretical - 64)  # Black's theoretical disc difference
+        p, o = start_position()
+        black_to_move = True
+        for ply, move in enumerate(game.moves):
+            square = parse_square(move)
+            if not int(legal_moves(U(p), U(o))) >> square & 1:
+                p, o, black_to_move = o, p, not black_to_move  # a pass
+                if not int(legal_moves(U(p), U(o))) >> square & 1:
+                    raise WthorError(f"{path}: game {number + 1}, move {ply + 1} ({move}) "
+                                     "is not legal")
+            empties = 60 - ply
+            theory = black if black_to_move else -black
+            _record(ps, os_, labels, game_ids, p, o,
+                    theory if empties == base.depth else NO_LABEL, first_id + number)
+            outcomes.append(theory if empties > base.depth else NO_LABEL)
+            p, o = make_move(U(p), U(o), square)
+            black_to_move = not black_to_move
+    return {"p": np.array(ps, dtype=np.uint64), "o": np.array(os_, dtype=np.uint64),
+            "label": np.array(labels, dtype=np.int32), "game": np.array(game_ids, dtype=np.int32),
+            "outcome": np.array(outcomes, dtype=np.int32)}
 
 
 def solve_positions(ps: np.ndarray, os_: np.ndarray, table_bits: int = 20) -> np.ndarray:
@@ -260,6 +312,28 @@ class Trainer:
                     self.log(f"games: chunk {done}/{n_chunks} "
                              f"({rate * self.cfg.chunk:.1f} games/s)")
 
+    def import_wthor(self) -> None:
+        """One game chunk per WTHOR file of ``cfg.wthor`` (:func:`wthor_chunk`), game ids
+        from :data:`WTHOR_IDS` on in the order of the files; files already imported are
+        skipped."""
+        from bitgames.othello.wthor import load_base
+
+        first = WTHOR_IDS
+        with bar(len(self.cfg.wthor), "WTHOR files", "file") as shown:
+            for path in self.cfg.wthor:
+                count = len(load_base(path).games)
+                out = self.out / "games" / f"wthor-{Path(path).stem}.npz"
+                if not out.exists():
+                    chunk: dict[str, Any] = wthor_chunk(path, first)
+                    with atomic_write(out, "games") as f:
+                        np.savez_compressed(f, **chunk)
+                first += count
+                shown.update(1)
+        self.log(f"WTHOR: {first - WTHOR_IDS} games from {len(self.cfg.wthor)} files")
+
+    def _chunks(self) -> list[Path]:
+        return sorted((self.out / "games").glob("*.npz"))
+
     def solve(self) -> None:
         """Exact labels for every recorded position with at most ``exact_empties`` empties.
 
@@ -268,10 +342,10 @@ class Trainer:
         """
         from bitgames.core.parallel import default_workers, run_tasks
 
-        if self.cfg.exact_empties <= self.cfg.solve_empties:
-            return
+        if self.cfg.exact_empties <= self.cfg.solve_empties and not self.cfg.wthor:
+            return  # the self-play games are solved that far already
         (self.out / "exact").mkdir(exist_ok=True)
-        chunks = sorted((self.out / "games").glob("chunk?????.npz"))
+        chunks = self._chunks()
         todo = [c for c in chunks if self._exact_upto(c) < self.cfg.exact_empties]
         self.log(f"exact labels up to {self.cfg.exact_empties} empties: "
                  f"{len(chunks) - len(todo)}/{len(chunks)} chunks solved, {len(todo)} to solve")
@@ -296,16 +370,20 @@ class Trainer:
 
     def load(self) -> dict[str, np.ndarray]:
         """Every recorded position: ``p``, ``o``, ``label`` (exact or :data:`NO_LABEL`),
-        ``game`` and ``empties``; exact labels from :meth:`solve` up to ``exact_empties``."""
-        chunks = sorted((self.out / "games").glob("chunk?????.npz"))
+        ``game``, ``empties`` and ``outcome`` (a tournament game's theoretical score before
+        its theoretical depth, else :data:`NO_LABEL`); exact labels from :meth:`solve` up to
+        ``exact_empties``."""
+        chunks = self._chunks()
         if not chunks:
             raise BitgamesError(f"no games in {self.out / 'games'}")
         keys = ("p", "o", "label", "game")
-        parts: dict[str, list[np.ndarray]] = {k: [] for k in (*keys, "empties")}
+        parts: dict[str, list[np.ndarray]] = {k: [] for k in (*keys, "empties", "outcome")}
         for c in chunks:
-            d = load_npz(c, "game chunk", _CHUNK)
+            d = load_npz(c, "game chunk", _CHUNK, optional={"outcome": ("i", 1)})
             for k in keys:
                 parts[k].append(d[k])
+            parts["outcome"].append(d["outcome"] if "outcome" in d
+                                    else np.full(len(d["p"]), NO_LABEL, dtype=np.int32))
             empties = empties_of(d["p"], d["o"])
             parts["empties"].append(empties)
             if self._exact_upto(c) >= 0:
@@ -321,6 +399,8 @@ class Trainer:
         data = self.load()
         ps, os_, games = data["p"], data["o"], data["game"]
         labels = data["label"].astype(np.int64)
+        if self.cfg.wthor_labels == "theory":
+            labels = np.where(labels == NO_LABEL, data["outcome"], labels)
         empties = data["empties"]
         stages = np.minimum(empties // 4, ev.N_STAGES - 1)
         held = games % 10 == 0
