@@ -1,12 +1,14 @@
-"""Error of Othello pattern weights against exact scores on held-out self-play positions.
+"""Error of Othello pattern weights against exact scores on the held-out positions of a run.
 
     python benchmarks/othello_eval_error.py RUN_DIR [--empties 20] [--count 300]
         [--weights W.npz ...] [--exact-empties 17]
 
 Takes the games of a training run (``RUN_DIR/games``, written by ``bitgames othello
-train``), keeps the held-out games (game id % 10 == 0, never used for fitting), the first
-``count`` positions with exactly ``empties`` empty squares and a legal move, solves them
-exactly (cached in ``RUN_DIR/exact_heldout_<empties>.npz``, so a second run is instant) and
+train``: self-play and WTHOR games), keeps the held-out games (game id % 10 == 0, never
+used for fitting), ``count`` positions with exactly ``empties`` empty squares and a legal
+move, evenly spread over them (so over every WTHOR file of a run that has them; figures
+recorded before 2026-11-25 took the first ``count``), solves them exactly (cached in
+``RUN_DIR/exact_heldout_<empties>.npz``, so a second run is instant) and
 prints the mean and median absolute error in discs of each weights file (default: the
 shipped weights), and the CPU time of the solves. Then, per stage of 4 empties, the mean
 absolute error on every held-out position whose exact score the run knows (positions with
@@ -38,7 +40,8 @@ def held_out_exact(run: Path, empties: int, count: int) -> tuple[np.ndarray, np.
     data = Trainer(run, TrainConfig(), log=lambda s: None).load()
     ps, os_ = data["p"], data["o"]
     sel = np.flatnonzero((data["game"] % 10 == 0) & (empties_of(ps, os_) == empties))
-    sel = np.array([i for i in sel if int(legal_moves(ps[i], os_[i]))][:count], dtype=np.int64)
+    sel = np.array([i for i in sel if int(legal_moves(ps[i], os_[i]))], dtype=np.int64)
+    sel = sel[np.linspace(0, len(sel) - 1, min(count, len(sel))).astype(np.int64)]
     t0 = time.process_time()
     score = solve_positions(ps[sel], os_[sel])
     print(f"solved {len(sel)} positions at {empties} empties: "

@@ -257,8 +257,15 @@ def label_positions(ps: np.ndarray, os_: np.ndarray, weights: Any, depth: int
 
 
 def fit_stage(feats: np.ndarray, y: np.ndarray, damp: float) -> np.ndarray:
-    """Regularised least squares: canonical weight (discs) per canonical column used."""
-    from scipy.sparse import csr_matrix
+    """Regularised least squares: canonical weight (discs) per canonical column used.
+
+    Minimises ``|A x - y|^2 + damp^2 |x|^2`` (``A``: one row of ones per position, one
+    column per pattern configuration). The columns are scaled to unit norm first (with the
+    damping as extra rows ``damp * D``), the Jacobi preconditioning that lets ``lsqr``
+    converge in tens of iterations instead of thousands when configurations are seen
+    between once and a million times; the minimiser is the same.
+    """
+    from scipy.sparse import csr_matrix, diags, vstack
     from scipy.sparse.linalg import lsqr
 
     from bitgames.othello import patterns as P
@@ -268,9 +275,14 @@ def fit_stage(feats: np.ndarray, y: np.ndarray, damp: float) -> np.ndarray:
     n, k = canon.shape
     a = csr_matrix((np.ones(n * k), inverse.ravel(), np.arange(0, n * k + 1, k)),
                    shape=(n, len(cols)))
-    x = lsqr(a, y, damp=damp, atol=1e-6, btol=1e-6, iter_lim=2000)[0]
+    a.sum_duplicates()
+    scale = 1.0 / np.sqrt(np.asarray(a.multiply(a).sum(axis=0)).ravel() + damp * damp)
+    d = diags(scale)
+    system = vstack([a @ d, damp * d]).tocsr()
+    z = lsqr(system, np.concatenate([y, np.zeros(len(cols))]), atol=1e-6, btol=1e-6,
+             iter_lim=2000)[0]
     full = np.zeros(P.N_WEIGHTS)
-    full[cols] = x
+    full[cols] = z * scale
     return full[P.PACK]  # expand to every (tied) index
 
 
@@ -434,8 +446,10 @@ class Trainer:
             if train.sum() == 0:
                 self.log(f"stage {s}: no positions")
                 continue
+            t0 = time.perf_counter()
             damp, tried = self._choose_damp(feats, labels, train & ~vgames, rows & vgames)
             w = fit_stage(feats[train], labels[train] / 100.0, damp)
+            seconds = time.perf_counter() - t0
             weights.table[s] = np.clip(np.round(w * 100), -32000, 32000).astype(np.int32)
             pred = weights.table[s][feats[test]].sum(axis=1) / 100.0 if test.any() else None
             mae = float(np.abs(pred - labels[test] / 100.0).mean()) if pred is not None else None
@@ -447,9 +461,11 @@ class Trainer:
                    "fitted_on_empties": f"{max(lo, 0)}-{hi}", "train": int(train.sum()),
                    "damp": damp, "validation_mae_by_damp": tried,
                    "held_out": int(test.sum()), "mae_discs": mae,
-                   "exact_held_out": int(ex.sum()), "mae_vs_exact_discs": mae_exact}
+                   "exact_held_out": int(ex.sum()), "mae_vs_exact_discs": mae_exact,
+                   "fit_seconds": round(seconds, 1)}
             report["stages"].append(row)
             self.log(f"stage {s} ({row['empties']} empties): {row['train']} train, damp {damp}, "
+                     f"fitted in {seconds:.0f} s, "
                      f"held-out MAE {_fmt(mae)} discs (vs exact {_fmt(mae_exact)}, "
                      f"{row['exact_held_out']} positions)")
         weights.meta = {"config": json.dumps(asdict(self.cfg)),
