@@ -80,7 +80,8 @@ def main() -> None:
         assert w is not None
         err = np.abs(_predict(w, ps, os_) - label) / 100.0
         cells = [f"{4 * s}-{min(4 * s + 3, args.exact_empties)}: {err[e // 4 == s].mean():.2f}"
-                 f" ({int((e // 4 == s).sum())})" for s in range(args.exact_empties // 4 + 1)]
+                 f" ({int((e // 4 == s).sum())})" for s in range(args.exact_empties // 4 + 1)
+                 if (e // 4 == s).any()]
         print(f"{name}: held-out MAE vs exact by empties: {', '.join(cells)}", flush=True)
 
 
