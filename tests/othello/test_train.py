@@ -278,3 +278,21 @@ def test_tournament_games_join_the_training(tmp_path) -> None:  # type: ignore[n
     assert report["games"] == len(base.games)
     by_stage = {row["stage"]: row for row in report["stages"]}
     assert by_stage[8]["held_out"] > 0 and by_stage[8]["exact_held_out"] == 0
+
+
+def test_train_command_takes_tournament_games_alone(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from pathlib import Path
+
+    from bitgames.cli import main
+
+    sample = str(Path(__file__).with_name("wthor_2023_sample.wtb"))
+    run = str(tmp_path / "run")
+    assert main(["othello", "train", run, "--games", "0"]) == 2
+    assert "--wthor" in capsys.readouterr().err
+    assert main(["othello", "train", run, "--games", "0", "--wthor", sample,
+                 "--exact-empties", "8", "--workers", "1", "--scheduler", "serial",
+                 "--generate-only"]) == 0
+    assert [p.name for p in (tmp_path / "run" / "games").iterdir()] == [
+        "wthor-wthor_2023_sample.npz"]
+    assert [p.name for p in (tmp_path / "run" / "exact").iterdir()] == [
+        "wthor-wthor_2023_sample.npz"]
