@@ -105,6 +105,21 @@ def test_match_options_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["leiserchess", "match", "eval:pawns", "level:1", "--games", "2",
                  "--scheduler", "serial"]) == 2
     assert "eval must be full or material" in capsys.readouterr().err
+    assert main(["leiserchess", "match", "use_nmm:2", "level:1", "--games", "2",
+                 "--scheduler", "serial"]) == 2
+    assert "use_nmm must be at most 1, got 2" in capsys.readouterr().err
+    assert main(["leiserchess", "match", "nmm:0", "level:1", "--games", "2",
+                 "--scheduler", "serial"]) == 2
+    assert "unknown Leiserchess engine option(s) nmm" in capsys.readouterr().err
+
+
+def test_an_engine_spec_sets_the_uci_options() -> None:
+    from bitgames.leiserchess.cli import match_kit
+    from bitgames.leiserchess.eval import OPTIONS, P_PAWN
+
+    engine = match_kit().engine({"eval": "material", "use_nmm": "0", "hmb": "7"})
+    assert engine.params[OPTIONS["use_nmm"][0]] == 0 and engine.params[OPTIONS["hmb"][0]] == 7
+    assert engine.params[OPTIONS["pawnpin"][0]] == 0 and engine.params[P_PAWN] == 10000
 
 
 def test_a_match_stops_on_ctrl_c_and_keeps_its_games(tmp_path: Path) -> None:

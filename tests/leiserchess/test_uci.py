@@ -167,9 +167,30 @@ def test_client_mate_score_and_clock() -> None:
 @pytest.mark.parametrize("reply,message", [("bestmove h0h0", "illegal move h0h0"),
                                            ("bestmove zz", "bad move")])
 def test_client_refuses_bad_moves(reply: str, message: str) -> None:
-    mock = scripted(("position startpos", []), ("go movetime 100", [reply]))
+    mock = scripted(("position startpos", []),
+                    ("go movetime 100 time 5000 inc 0 movestogo 50", [reply]))
     with pytest.raises(EngineError, match=message):
         UciClient(mock).play(Board(), Limit(time=0.1))
+
+
+def test_client_reads_the_course_engines_output() -> None:
+    # the handout engine's lines (doc/engine-interface.txt, player/leiserchess.c): depth,
+    # time in microseconds and nodes on one line, score and PV on the next; it knows no
+    # movetime, so a time per move also goes as the clock its 2 % rule turns into it
+    mock = scripted(
+        ("position startpos", []),
+        ("go movetime 100 time 5000 inc 0 movestogo 50",
+         ["info depth 1 move_no 1 time (microsec) 62 nodes 88 nps 1397535",
+          "info score cp -3 pv h0L",
+          "info depth 6 move_no 31 time (microsec) 41000 nodes 120000 nps 2926829",
+          "info score cp 15 pv h4g5 c5R",
+          "bestmove h4g5"]),
+    )
+    res = UciClient(mock).play(Board(), Limit(time=0.1))
+    assert res.move == Move.from_str("h4g5") and res.depth == 6 and res.nodes == 120000
+    assert res.time == pytest.approx(0.041) and res.score == Score(0.15, Unit.PAWNS)
+    assert [str(m) for m in res.pv] == ["h4g5", "c5R"]
+    mock.assert_done()
 
 
 def test_client_against_our_uci_process() -> None:

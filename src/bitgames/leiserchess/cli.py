@@ -83,10 +83,11 @@ def add_commands(sub: Any) -> None:
         help="engine against engine: the built-in engine or outside UCI engines",
         description="Play a match: each opening twice with colours swapped, games in "
         "parallel; report the score and Elo of A with its 95% interval. Players: "
-        "level:N[,depth:N][,nodes:N][,time:S][,eval:full|material][,hash:BITS] for the "
-        "built-in engine (eval:material plays on material alone; hash: table size "
-        "2**BITS), or cmd:\"COMMAND\" for an outside engine speaking the 6.172 UCI "
-        "dialect (e.g. cmd:\"./leiserchess\" for the course's binary). --records writes "
+        "level:N[,depth:N][,nodes:N][,time:S][,eval:full|material][,hash:BITS][,NAME:V] "
+        "for the built-in engine (eval:material plays on material alone; hash: table size "
+        "2**BITS; NAME:V sets one of the engine's UCI options, e.g. use_nmm:0), or "
+        "cmd:\"COMMAND\" for an outside engine speaking the 6.172 UCI dialect (e.g. "
+        "cmd:\"./leiserchess\" for the course's binary). --records writes "
         "the referee's PGN-like records. Ctrl-C stops the match; the finished games "
         "stay in --save (exit 130).",
     )
@@ -213,13 +214,15 @@ def match_kit(draw_rule: str = "rules") -> Any:
 def _engine(options: dict[str, str]) -> Any:
     from bitgames.core import jit
     from bitgames.core.errors import BitgamesError
-    from bitgames.leiserchess.eval import default_params, material_params
+    from bitgames.core.protocol import parse_int
+    from bitgames.leiserchess.eval import OPTIONS, default_params, material_params
     from bitgames.leiserchess.search import Engine
 
-    unknown = set(options) - {"eval", "hash"}
+    unknown = set(options) - {"eval", "hash"} - set(OPTIONS)
     if unknown:
         raise BitgamesError(f"unknown Leiserchess engine option(s) {', '.join(sorted(unknown))}"
-                            " (known: eval:full|material, hash:BITS)")
+                            " (known: eval:full|material, hash:BITS, and the UCI options "
+                            f"{', '.join(OPTIONS)})")
     kind = options.get("eval", "full")
     if kind not in ("full", "material"):
         raise BitgamesError(f"eval must be full or material, got {kind!r}")
@@ -229,9 +232,12 @@ def _engine(options: dict[str, str]) -> Any:
         raise BitgamesError(f"hash needs a number of bits, got {options['hash']!r}") from None
     if not 8 <= bits <= 28:
         raise BitgamesError(f"hash must be 8..28 bits, got {bits}")
+    params = default_params() if kind == "full" else material_params()
+    for name, (slot, _default, lo, hi) in OPTIONS.items():
+        if name in options:
+            params[slot] = parse_int(options[name], name, lo=lo, hi=hi)
     jit.ensure_warm("leiserchess", "rules", "engine")
-    return Engine(tt_bits=bits,
-                  params=default_params() if kind == "full" else material_params())
+    return Engine(tt_bits=bits, params=params)
 
 
 def _client(command: str) -> Any:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from bitgames.core.engine import MAX_THREADS, End, Info, Limit, Score, SearchResult
+from bitgames.core.engine import MAX_THREADS, End, Info, Limit, Score, SearchResult, Unit
 from bitgames.core.errors import BitgamesError, EngineError
 from bitgames.core.protocol import (
     MAX_NODES,
@@ -50,6 +50,8 @@ from bitgames.leiserchess.board import Board, Move
 from bitgames.leiserchess.notation import START_FEN
 
 ENDGAME_FEN = "ss7/8/8/8/8/8/8/7NN W"
+#: the moves in the clock that stands for a fixed time per move (:func:`go_command`)
+_MOVES_IN_CLOCK = 50
 
 #: ``go`` options that take a count, with the least and the largest value each accepts
 _GO_COUNTS = {"depth": (1, 99), "nodes": (1, MAX_NODES), "movestogo": (1, 10_000)}
@@ -317,8 +319,16 @@ def go_command(limit: Limit) -> str:
     """The ``go`` line of a :class:`Limit` (times in milliseconds; the clock as ``time``
     and ``inc``, the dialect's names for the side to move's clock).
 
+    The course's engines know no ``movetime``: they read only ``depth``, ``time`` and
+    ``inc``, and spend 2 % of the remaining time on a move. A fixed time per move is
+    therefore sent twice: as ``movetime`` for engines that know it (ours), and as the
+    clock of 50 such moves (``time`` 50 times as long, ``movestogo 50``), from which the
+    course's rule aims at the same time per move.
+
     >>> go_command(Limit(depth=6)), go_command(Limit(remaining=30, increment=0.5))
     ('go depth 6', 'go time 30000 inc 500')
+    >>> go_command(Limit(time=0.1))
+    'go movetime 100 time 5000 inc 0 movestogo 50'
     """
     parts = ["go"]
     if limit.depth is not None:
@@ -327,6 +337,9 @@ def go_command(limit: Limit) -> str:
         parts += ["nodes", str(limit.nodes)]
     if limit.time is not None:
         parts += ["movetime", str(round(limit.time * 1000))]
+        if limit.remaining is None:
+            parts += ["time", str(round(limit.time * _MOVES_IN_CLOCK * 1000)), "inc", "0",
+                      "movestogo", str(_MOVES_IN_CLOCK)]
     if limit.remaining is not None:
         parts += ["time", str(round(limit.remaining * 1000)),
                   "inc", str(round(limit.increment * 1000))]
@@ -339,11 +352,14 @@ def go_command(limit: Limit) -> str:
 
 def parse_info(line: str, board: Board) -> Info:
     """An :class:`Info` from an ``info depth ...`` line (the PV kept up to its first move
-    that is not legal from ``board``).
+    that is not legal from ``board``). The course's engines write their time as ``time
+    (microsec) T``, in microseconds.
 
     >>> parse_info("info depth 2 score cp -35 nodes 900 time 12 pv h4g5 c5R", Board())
     Info(depth=2, seldepth=None, score=Score(-0.35, Unit.PAWNS), nodes=900, time=0.012, \
 pv=[Move.from_str('h4g5'), Move.from_str('c5R')])
+    >>> parse_info("info depth 7 move_no 3 time (microsec) 2500 nodes 88 nps 35200", Board())
+    Info(depth=7, seldepth=None, score=None, nodes=88, time=0.0025, pv=[])
     """
     from bitgames.leiserchess.search import to_score
 
@@ -359,6 +375,9 @@ pv=[Move.from_str('h4g5'), Move.from_str('c5R')])
                 info.seldepth = int(value)
             elif key == "nodes":
                 info.nodes = int(value)
+            elif key == "time" and value == "(microsec)" and i + 2 < len(words):
+                info.time = int(words[i + 2]) / 1_000_000
+                i += 1
             elif key == "time":
                 info.time = int(value) / 1000
             elif key == "score" and i + 2 < len(words):
@@ -373,12 +392,29 @@ pv=[Move.from_str('h4g5'), Move.from_str('c5R')])
     return info
 
 
+def merge_infos(infos: list[Info]) -> Info:
+    """One :class:`Info` of a search's ``info`` lines: each field from the last line that
+    has it (the course's engines write depth and nodes on one line, score and PV on the
+    next).
+
+    >>> merge_infos([Info(depth=5, nodes=900), Info(score=Score(0.2, Unit.PAWNS))])
+    Info(depth=5, seldepth=None, score=Score(0.2, Unit.PAWNS), nodes=900, time=0.0, pv=[])
+    """
+    merged = Info()
+    for info in infos:
+        merged.depth = info.depth or merged.depth
+        merged.seldepth = info.seldepth if info.seldepth is not None else merged.seldepth
+        merged.score = info.score if info.score is not None else merged.score
+        merged.nodes = info.nodes or merged.nodes
+        merged.time = info.time or merged.time
+        merged.pv = info.pv or merged.pv
+    return merged
+
+
 def _score(kind: str, value: int, to_score: Any) -> Score | None:
     if kind == "cp":
         return to_score(value)
     if kind == "mate":  # in moves: a win in 2n - 1 plies, a loss in 2n
-        from bitgames.core.engine import Unit
-
         win = Score.win_in(2 * value - 1 if value > 0 else -2 * value, Unit.PAWNS)
         return win if value > 0 else -win
     return None
@@ -440,7 +476,7 @@ class UciClient(Client):
         lines = self.read_until(lambda line: line.startswith("bestmove"), timeout=wait)
         infos = [parse_info(x, board) for x in lines if x.startswith("info ")
                  and not x.startswith("info string")]
-        last = infos[-1] if infos else Info()
+        last = merge_infos(infos)
         text = lines[-1].split()[1] if len(lines[-1].split()) > 1 else ""
         try:
             move = Move.from_str(text)
