@@ -436,3 +436,16 @@ def test_a_stored_win_is_read_back_relative_to_the_node(fen: str) -> None:
     bb, st = _kernel_state(engine, board, 2)
     assert S.pvs(*bb, board.side, 3, 2, -S.INF, S.INF, 0, 1, 2, st) == S.MATE - 3
     assert st.stats[S.S_NODES] == 1
+
+
+def test_a_stopped_iteration_keeps_a_better_move_it_finished() -> None:
+    # depth 3 changes its mind (a3b2 at depth 2, a3b3 at depth 3): stopped by a node limit
+    # in the middle of the third iteration, after a3b3 was searched to the end, the search
+    # plays it, although the last finished iteration is the second
+    board = Board("ee7/3sw4/8/1se1nw1SESE1/nw1ne2SE2/3SENESE2/6WW1/2NE5 B")
+    two = S.Engine(tt_bits=16).search(board, Limit(depth=2))
+    three = S.Engine(tt_bits=16).search(board, Limit(depth=3))
+    assert two.move != three.move
+    stopped = [S.Engine(tt_bits=16).search(board, Limit(nodes=n))
+               for n in range(1024, three.nodes, 1024)]
+    assert any(r.depth == 2 and r.move == three.move for r in stopped)

@@ -769,7 +769,14 @@ class Engine(CoreEngine):
                     score = int(search_root(*bb, board.side, d, -INF, INF, irrev, state))
                     total_nodes = int(stats[S_NODES])
                     if stop.is_set() and d > 1:
-                        # keep a partial iteration's move only if it was searched fully first
+                        # a stopped iteration still counts for the root moves it finished:
+                        # the first one (the table's move, last iteration's best) is
+                        # searched to the end before any other, and another only replaces
+                        # it once a full-window search proves it better
+                        if stats[S_BEST_MOVE] >= 0:
+                            best = int(stats[S_BEST_MOVE])
+                            best_score = int(stats[S_BEST_SCORE])
+                            pv = self._pv(board, best)
                         break
                     if stats[S_BEST_MOVE] >= 0:
                         best = int(stats[S_BEST_MOVE])
