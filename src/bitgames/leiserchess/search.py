@@ -707,8 +707,9 @@ class Engine(CoreEngine):
     def search(self, board: Any, limit: Limit | None = None,
                on_info: InfoCallback | None = None) -> SearchResult:
         """Search ``board`` within ``limit`` (see :class:`Limit`; empty: the level's
-        depth). Returns the best move of the last finished iteration; ``move`` is None
-        when the game is over."""
+        depth). Returns the best move of the last iteration (one stopped by the limit
+        counts with the root moves it finished); ``move`` is None when the game is
+        over."""
         if limit is None or limit.is_empty():
             limit = Limit(depth=self.default_depth)
         with self._lock:
