@@ -8,11 +8,15 @@ command stores a ``func(args) -> int`` that does the work (and imports kernels l
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import re
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from bitgames import __version__
 from bitgames.core.cli import WORKERS, Integer, add_json_flag, emit
@@ -226,6 +230,24 @@ def _cmd_cache_clear(args: argparse.Namespace) -> int:
     return 0
 
 
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (what ``kill`` and process managers send) stops a command as Ctrl-C does:
+    long jobs keep their finished work and close the outside engines they started."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status (``--help``: 0; a
     bad option: 2, with argparse's message on stderr)."""
@@ -235,7 +257,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
     try:
-        return int(args.func(args))
+        with _terminate_as_interrupt():
+            return int(args.func(args))
     except BrokenPipeError:
         return 0
     except (ValueError, OSError) as exc:

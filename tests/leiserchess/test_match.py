@@ -127,3 +127,23 @@ def test_a_match_stops_on_ctrl_c_and_keeps_its_games(tmp_path: Path) -> None:
     check_ctrl_c_keeps_the_games(
         ["leiserchess", "match", "depth:1", "depth:2,eval:material",
          "--games", "200", "--scheduler", "serial", "--save", str(save), "--json"], save)
+
+
+def test_a_terminated_match_keeps_its_games_and_stops_its_engines(tmp_path: Path) -> None:
+    # SIGTERM (kill, process managers) stops a match as Ctrl-C does: the games played stay
+    # saved and the outside engine is closed, even one that ignores the end of its input
+    # (the course's reference player then spins for ever): here a shell that records its
+    # process id, runs our engine and then becomes a sleep
+    import os
+    import signal
+
+    save, pid_file = tmp_path / "match.jsonl", tmp_path / "engine.pid"
+    engine = (f"sh -c 'echo $$ > {pid_file}; {sys.executable} -m bitgames.cli leiserchess "
+              "uci; exec sleep 600'")
+    check_ctrl_c_keeps_the_games(
+        ["leiserchess", "match", "depth:1", f'cmd:"{engine}",depth:1', "--games", "200",
+         "--scheduler", "serial", "--save", str(save), "--json"], save,
+        signum=signal.SIGTERM, within=10.0)
+    pid = int(pid_file.read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
