@@ -8,8 +8,9 @@
 # OUT receives ref/leiserchess and seed/leiserchess; CLONE is an existing clone of the
 # repository (default: cloned into OUT/src). Nothing is written inside this repository.
 # Their Makefiles use Tapir clang and Cilk: a cilk/cilk.h that turns cilk_for into for and
-# drops cilk_spawn and cilk_sync builds them serial. The seed's opening book and endgame tables (closebook.c, openbook.c) are not
-# in the public copy: two functions answering "not in the table" stand in for them.
+# drops cilk_spawn and cilk_sync builds them serial. The seed's opening book and endgame
+# tables (closebook.c, openbook.c) are not in the public copy: two functions answering
+# "not in the table" stand in for them.
 set -e
 OUT=${1:?usage: leiserchess_course_players.sh OUT [CLONE]}
 REPO=https://github.com/sillycross/Leiserchess---MIT-6.172-Fall16-Final-Project

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +29,13 @@ def check_resume_after_a_kill(argv: list[str], save: Path,
     assert [g["game"] for g in again[:-1]] == [3, 4] and again[-1]["games"] == 4
 
 
-def check_ctrl_c_keeps_the_games(argv: list[str], save: Path, signum: int = 2,
+def check_ctrl_c_keeps_the_games(argv: list[str], save: Path,
+                                 signum: signal.Signals = signal.SIGINT,
                                  within: float = 5.0) -> None:
     """``bitgames`` with ``argv`` (a long match saved in ``save``, ``--json``) gets SIGINT
     (or ``signum``) after its first game: it exits 130 within ``within`` seconds, says so,
     and game 1 is saved."""
     import os
-    import signal
     import subprocess
     import sys
     import time
@@ -44,7 +45,7 @@ def check_ctrl_c_keeps_the_games(argv: list[str], save: Path, signum: int = 2,
                             env=dict(os.environ))
     assert proc.stdout is not None
     assert json.loads(proc.stdout.readline())["game"] == 1  # the first game is done
-    proc.send_signal(signal.Signals(signum))
+    proc.send_signal(signum)
     start = time.perf_counter()
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err

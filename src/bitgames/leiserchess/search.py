@@ -769,19 +769,18 @@ class Engine(CoreEngine):
                     stats[S_BEST_MOVE] = -1
                     score = int(search_root(*bb, board.side, d, -INF, INF, irrev, state))
                     total_nodes = int(stats[S_NODES])
-                    if stop.is_set() and d > 1:
-                        # a stopped iteration still counts for the root moves it finished:
-                        # the first one (the table's move, last iteration's best) is
-                        # searched to the end before any other, and another only replaces
-                        # it once a full-window search proves it better
-                        if stats[S_BEST_MOVE] >= 0:
-                            best = int(stats[S_BEST_MOVE])
-                            best_score = int(stats[S_BEST_SCORE])
-                            pv = self._pv(board, best)
-                        break
+                    # a stopped iteration still counts for the root moves it finished: the
+                    # first one (the table's move, last iteration's best) is searched to
+                    # the end before any other, and another only replaces it once a
+                    # full-window search proves it better
+                    stopped = stop.is_set() and d > 1
                     if stats[S_BEST_MOVE] >= 0:
                         best = int(stats[S_BEST_MOVE])
-                        best_score = score
+                        best_score = int(stats[S_BEST_SCORE]) if stopped else score
+                        if stopped:
+                            pv = self._pv(board, best)
+                    if stopped:
+                        break
                     done_depth = d
                     seldepth = int(stats[S_SELDEPTH])
                     pv = self._pv(board, best)
