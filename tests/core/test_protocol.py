@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -201,3 +202,18 @@ def test_process_transport_talks_times_out_and_sees_the_end() -> None:
 def test_process_transport_names_a_missing_program() -> None:
     with pytest.raises(EngineError, match="cannot start engine 'no-such-engine-here'"):
         ProcessTransport("no-such-engine-here --gtp")
+
+
+def test_an_engine_that_fails_its_handshake_is_not_left_running(tmp_path: Path) -> None:
+    # an engine that never answers "uci" (here a shell that records its process id and
+    # sleeps): the client's start gives up after its timeout and kills it, as it does when
+    # a match is stopped (Ctrl-C, SIGTERM) in the middle of the handshake
+    import os
+
+    from bitgames.leiserchess.uci import UciClient
+
+    pid_file = tmp_path / "engine.pid"
+    with pytest.raises(EngineError, match="did not answer within"):
+        UciClient.start(f"sh -c 'echo $$ > {pid_file}; exec sleep 600'", timeout=0.5)
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(pid_file.read_text()), 0)

@@ -28,25 +28,33 @@ def resident_mb() -> float:
     raise RuntimeError("no VmRSS")
 
 
+def answer(response: Any) -> Any:
+    """The JSON of a successful response; a failed one fails the test with the server's
+    own words (its ``error``), not only the status."""
+    assert response.is_success, (response.request.method, str(response.request.url),
+                                 response.status_code, response.text)
+    return response.json()
+
+
 def play(server: str, kind: str, moves: int = 3, timeout: float = 120.0) -> int:
     """One client: a game of ``kind`` against the engine at level 1, ``moves`` of the
     person's moves, each answered; the game closed. Returns the moves on the board."""
     with httpx.Client(base_url=server, timeout=30) as client:
-        state: dict[str, Any] = client.post("/api/games", json={"game": kind, "level": 1}
-                                            ).raise_for_status().json()
+        state: dict[str, Any] = answer(client.post("/api/games",
+                                                   json={"game": kind, "level": 1}))
         deadline = time.monotonic() + timeout
         for _ in range(moves):
             if state["over"]:
                 break
             clicked = [m for m in state["legal"] if m["squares"]] or state["legal"]
-            state = client.post(f"/api/games/{state['id']}/move",
-                                json={"move": clicked[0]["move"]}).raise_for_status().json()
+            state = answer(client.post(f"/api/games/{state['id']}/move",
+                                       json={"move": clicked[0]["move"]}))
             while state["thinking"] or (state["to_move"] != "human" and not state["over"]):
                 assert time.monotonic() < deadline, f"{kind}: no answer in time"
                 time.sleep(0.05)
-                state = client.get(f"/api/games/{state['id']}").raise_for_status().json()
+                state = answer(client.get(f"/api/games/{state['id']}"))
             assert state["error"] is None, state["error"]
-        client.delete(f"/api/games/{state['id']}").raise_for_status()
+        answer(client.delete(f"/api/games/{state['id']}"))
         return len(state["moves"])
 
 

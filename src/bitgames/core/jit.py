@@ -49,6 +49,7 @@ import importlib.util
 import os
 import shutil
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -151,6 +152,11 @@ def njit(*args: Any, **kwargs: Any) -> Any:
 #: Warm-up functions of each game, by group: ``_WARMUPS[game][group]``.
 _WARMUPS: dict[str, dict[str, list[Callable[[], None]]]] = {}
 
+#: Held while kernels are imported and compiled: threads of one process (a web server's
+#: first games) compile each group once, one after the other, and never see a game's
+#: kernel modules half imported.
+_WARM_LOCK = threading.RLock()
+
 #: The default group of :func:`register_warmup`.
 DEFAULT_GROUP = "rules"
 
@@ -212,8 +218,13 @@ def warmup(
     marks the whole game warm). ``progress(game, group, seconds)`` is called as each
     group is done.
     """
+    with _WARM_LOCK:
+        return _warmup(games, None if groups is None else list(groups), progress)
+
+
+def _warmup(games: Iterable[str] | None, wanted: list[str] | None,
+            progress: Callable[[str, str, float], None] | None) -> dict[str, float]:
     timings: dict[str, float] = {}
-    wanted = None if groups is None else list(groups)
     for game in games if games is not None else available_games():
         start = time.perf_counter()
         registered = _load(game)
@@ -260,19 +271,20 @@ def ensure_warm(game: str, *needs: str, load: bool = False) -> None:
     if not load and (_marker(game).exists()
                      or needs and all(_marker(game, g).exists() for g in needs)):
         return
-    groups = list(needs) or group_names(game)
-    cold = [] if _marker(game).exists() else [g for g in groups
-                                              if not _marker(game, g).exists()]
-    for i, group in enumerate(cold, 1):
-        step = f" [{i}/{len(cold)}]" if len(cold) > 1 else ""
-        print(f"compiling {game} {group} kernels (first run only){step}...",
-              file=sys.stderr, flush=True)
-        start = time.perf_counter()
-        warmup([game], [group])
-        print(f"  {game} {group}: compiled in {time.perf_counter() - start:.1f} s",
-              file=sys.stderr, flush=True)
-    if load and (warm := [g for g in groups if g not in cold]):
-        warmup([game], warm)
+    with _WARM_LOCK:  # another thread may have compiled them while this one waited
+        groups = list(needs) or group_names(game)
+        cold = [] if _marker(game).exists() else [g for g in groups
+                                                  if not _marker(game, g).exists()]
+        for i, group in enumerate(cold, 1):
+            step = f" [{i}/{len(cold)}]" if len(cold) > 1 else ""
+            print(f"compiling {game} {group} kernels (first run only){step}...",
+                  file=sys.stderr, flush=True)
+            start = time.perf_counter()
+            warmup([game], [group])
+            print(f"  {game} {group}: compiled in {time.perf_counter() - start:.1f} s",
+                  file=sys.stderr, flush=True)
+        if load and (warm := [g for g in groups if g not in cold]):
+            warmup([game], warm)
 
 
 def _warm_task(game: str, queue: Any = None) -> tuple[str, None, float]:

@@ -536,6 +536,11 @@ class ProcessTransport(Transport):
             return "still running"
         return f"exit status {code}"
 
+    def kill(self) -> None:
+        """End the engine now (SIGKILL) and reap it."""
+        self.proc.kill()
+        self.proc.wait()
+
     def close(self) -> None:
         """Close its input, then wait a little, terminate, kill."""
         try:
@@ -550,8 +555,7 @@ class ProcessTransport(Transport):
             try:
                 self.proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+                self.kill()
 
 
 class MockTransport(Transport):
@@ -611,6 +615,21 @@ class Client:
         self.timeout = timeout
         self.name = transport.name
 
+    @classmethod
+    def start(cls, command: str | list[str], *args: Any, **kwargs: Any) -> Any:
+        """A client of the engine run by ``command`` (a subprocess); ``args`` and
+        ``kwargs`` go to the client's constructor, which shakes hands with the engine.
+
+        An engine whose handshake fails or is interrupted (Ctrl-C, SIGTERM: a match stopped
+        while its next game starts) is killed at once, never left running on its own.
+        """
+        transport = ProcessTransport(command)
+        try:
+            return cls(transport, *args, **kwargs)
+        except BaseException:
+            transport.kill()
+            raise
+
     def send(self, line: str) -> None:
         self.transport.send(line)
 
@@ -669,11 +688,6 @@ class GtpController(Client):
         self._time: tuple[float, ...] | None = None
         self.name = name or self.command("name") or transport.name
 
-    @classmethod
-    def start(cls, command: str | list[str], **kwargs: Any) -> Any:
-        """A client of the engine run by ``command`` (a subprocess)."""
-        return cls(ProcessTransport(command), **kwargs)
-
     def request(self, command: str, timeout: float | None = None) -> tuple[bool, str]:
         """Send one command; its success and its response without ``=``/``?`` and id
         (within ``timeout`` seconds, default the client's)."""
@@ -717,7 +731,7 @@ class GtpController(Client):
         engine still busy with a command whose answer never came (the controller was
         interrupted, or gave up waiting) is killed at once."""
         if self._busy and isinstance(self.transport, ProcessTransport):
-            self.transport.proc.kill()
+            self.transport.kill()
         elif not self._busy:
             try:
                 self.request("quit", timeout=5.0)  # GTP answers quit: wait for "="

@@ -351,10 +351,9 @@ def match_kit(variant: str = "russian") -> Any:
                       egdb=tables)
 
     def client(command: str) -> Any:
-        from bitgames.core.protocol import ProcessTransport
         from bitgames.draughts.hub import HubClient
 
-        return HubClient(ProcessTransport(command), variant, timeout=120.0)
+        return HubClient.start(command, variant, timeout=120.0)
 
     def record(board: Any, white: str, black: str, result: str) -> str:
         from bitgames.draughts.pdn import RESULTS, write_game

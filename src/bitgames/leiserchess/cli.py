@@ -241,10 +241,9 @@ def _engine(options: dict[str, str]) -> Any:
 
 
 def _client(command: str) -> Any:
-    from bitgames.core.protocol import ProcessTransport
     from bitgames.leiserchess.uci import UciClient
 
-    return UciClient(ProcessTransport(command))
+    return UciClient.start(command)
 
 
 def _record(board: Any, white: str, black: str, result: str) -> str:

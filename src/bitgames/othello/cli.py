@@ -757,10 +757,9 @@ from 0 to 30
 
 def match_client(command: str) -> Any:
     """An outside NBoard engine started with ``command``, at its own depth."""
-    from bitgames.core.protocol import ProcessTransport
     from bitgames.othello.nboard import NBoardClient
 
-    return NBoardClient(ProcessTransport(command))
+    return NBoardClient.start(command)
 
 
 def match_gtp_client(command: str) -> Any:
