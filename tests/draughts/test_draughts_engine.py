@@ -202,3 +202,16 @@ def test_parallel_search_finds_the_minimax_win_distance(fen: str) -> None:
     expected = forced_win_plies(board.copy(stack=False), 13)
     assert expected is not None and result.score == Score.win_in(expected, Unit.MEN)
     assert result.move in list(board.legal_moves)
+
+
+def test_a_stopped_iteration_keeps_a_better_move_it_finished() -> None:
+    # depth 5 changes its mind (h6-g5 at depth 4, f8-e7 at depth 5): stopped by a node limit
+    # in the middle of the fifth iteration, after f8-e7 was searched to the end, the search
+    # plays it, although the last finished iteration is the fourth
+    board = Board("B:Wa1,c1,e1,b2,f2,h2,a3,e3:Ba5,h6,a7,d8,f8,h8", variant="russian")
+    four = Engine("russian", tt_bits=16).search(board, Limit(depth=4))
+    five = Engine("russian", tt_bits=16).search(board, Limit(depth=5))
+    assert four.move != five.move
+    stopped = [Engine("russian", tt_bits=16).search(board, Limit(nodes=n))
+               for n in range(256, five.nodes, 64)]
+    assert any(r.depth == 4 and r.move == five.move for r in stopped)

@@ -66,8 +66,9 @@ LEVELS: dict[int, tuple[int, float]] = {
 
 # control slots of SearchState.stats: nodes searched, node limit (a stop writes 1 there),
 # aborted, best root move, selective depth, generation of the search (for the table), the
-# most pieces of a position the endgame tables are probed for (0: not probed)
-S_NODES, S_LIMIT, S_ABORT, S_BEST, S_SELDEPTH, S_GEN, S_EGDB = 0, 1, 2, 3, 4, 5, 6
+# most pieces of a position the endgame tables are probed for (0: not probed), the best
+# root move's score
+S_NODES, S_LIMIT, S_ABORT, S_BEST, S_SELDEPTH, S_GEN, S_EGDB, S_BEST_SCORE = range(8)
 
 
 class SearchState(NamedTuple):
@@ -251,6 +252,7 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
             best_move = mv
             if ply == 0:
                 stats[S_BEST] = np.int64(mv)
+                stats[S_BEST_SCORE] = score
             if score > alpha:
                 alpha = score
                 if alpha >= beta:
@@ -409,6 +411,15 @@ class Engine(core_engine.Engine):
                 total_nodes += int(stats[S_NODES])
                 elapsed = time.perf_counter() - start
                 if stats[S_ABORT] != 0 and d > 1:
+                    # a stopped iteration still counts for the root moves it finished: the
+                    # first one (the table's move, last iteration's best) is searched to the
+                    # end before any other, and another only replaces it once a full-window
+                    # search proves it better
+                    move = self._move_of(board, int(stats[S_BEST]))
+                    if move is not None:
+                        result = SearchResult(move, to_score(int(stats[S_BEST_SCORE])),
+                                              self._pv(board, move, d - 1), d - 1,
+                                              seldepth=result.seldepth)
                     result.nodes, result.time = total_nodes, elapsed
                     break
                 move = self._move_of(board, int(stats[S_BEST])) or legal[0]
@@ -421,9 +432,13 @@ class Engine(core_engine.Engine):
                 if budget.optimum < math.inf:
                     if len(legal) == 1:  # nothing to choose: answer at once
                         break
-                    if elapsed > budget.optimum * 0.45:  # the next iteration would not end
+                    if elapsed >= budget.optimum:
                         out_of_time = True
                         break
+                    if elapsed > budget.optimum * 0.45:
+                        # the next iteration will hardly end: it may still find a better
+                        # move, but stops at the optimum rather than a clock's maximum
+                        stop.arm(budget.optimum - elapsed)
         result.nodes += sum(helper_nodes)
         stop.disarm()
         result.ended = stop.end(completed=not out_of_time)
