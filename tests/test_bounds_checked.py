@@ -6,8 +6,8 @@ outside the array and corrupts memory or crashes the process (the GTP segmentati
 faults of issue 19 were one). With bounds checking the same access raises ``IndexError``
 and fails a test. The checked kernels are compiled into a cache of their own (numba's
 cache does not tell checked code from unchecked), shared by the games of one run, in a
-pytest run of their own in a subprocess. Othello's and Go's take minutes, so they are in
-the slow suite (``-m slow``).
+pytest run of their own in a subprocess. Each game's takes one to four minutes, so they
+are in the slow suite (``-m slow``).
 """
 
 from __future__ import annotations
@@ -41,13 +41,10 @@ def checked_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("boundscheck-cache")
 
 
-#: the games whose checked run recompiles most (3-4 minutes for Othello, 1.5 for Go):
-#: run with ``-m slow``
-SLOW = ("othello", "go")
-
-
-@pytest.mark.parametrize("game", [pytest.param(game, marks=pytest.mark.slow) if game in SLOW
-                                  else game for game in SUITES])
+#: every game's checked run recompiles its kernels (3-4 minutes for Othello, 1-2 for the
+#: others): run with ``-m slow``
+@pytest.mark.slow
+@pytest.mark.parametrize("game", list(SUITES))
 def test_suites_pass_with_bounds_checking(game: str, checked_cache: Path) -> None:
     env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "BITGAMES_CACHE_DIR": str(checked_cache),
            "BITGAMES_PROGRESS": "0"}

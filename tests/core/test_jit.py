@@ -53,6 +53,17 @@ def test_source_hash_changes_with_any_source_file(tmp_path: Path, monkeypatch) -
 
 
 def test_warm_marker(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # one group compiled into an empty cache marks that group warm, not the whole game
+    # (all of Othello's groups take a minute: the whole-game marker is checked with -m slow)
+    monkeypatch.setenv("BITGAMES_CACHE_DIR", str(tmp_path))
+    assert not jit.is_warm("othello", "rules")
+    timings = jit.warmup(["othello"], ["rules"])
+    assert timings["othello"] >= 0 and jit.is_warm("othello", "rules")
+    assert not jit.is_warm("othello") and not jit.is_warm("othello", "solver")
+
+
+@pytest.mark.slow
+def test_warm_marker_of_a_whole_game(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("BITGAMES_CACHE_DIR", str(tmp_path))
     assert not jit.is_warm("othello")
     timings = jit.warmup(["othello"])

@@ -75,6 +75,7 @@ def load(server: str, games: int, rounds: int = 2) -> dict[str, Any]:
     return figures
 
 
+@pytest.mark.slow
 def test_forty_games_at_once(server: str) -> None:
     figures = load(server, 40)
     assert max(figures["seconds"]) < 120, figures
