@@ -64,6 +64,10 @@ LEVELS: dict[int, tuple[int, float]] = {
     7: (10, 2.0), 8: (14, 4.0), 9: (20, 8.0), 10: (40, 15.0),
 }
 
+#: late move reductions: from this depth, moves after the first ``LMR_MOVES`` that are
+#: quiet are searched a ply shallower first
+LMR_DEPTH, LMR_MOVES = 3, 3
+
 # control slots of SearchState.stats: nodes searched, node limit (a stop writes 1 there),
 # aborted, best root move, selective depth, generation of the search (for the table), the
 # most pieces of a position the endgame tables are probed for (0: not probed), the best
@@ -240,8 +244,17 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
         if i == 0:
             score = -_pvs(w2, b2, k2, s2, depth - 1, -beta, -alpha, ply + 1, variant, st)
         else:
-            score = -_pvs(w2, b2, k2, s2, depth - 1, -alpha - 1, -alpha, ply + 1, variant,
-                          st)
+            # late move reductions: a late quiet move (no capture, no crowning, not a
+            # killer) is first searched a ply shallower; only one that beats alpha there
+            # is searched again to the full depth
+            reduce = (depth >= LMR_DEPTH and i >= LMR_MOVES and mv & M32 == U(0)
+                      and popcount(k2) == popcount(k) and mv != killers[ply, 0]
+                      and mv != killers[ply, 1])
+            score = -_pvs(w2, b2, k2, s2, depth - 1 - np.int64(reduce), -alpha - 1, -alpha,
+                          ply + 1, variant, st)
+            if reduce and score > alpha:
+                score = -_pvs(w2, b2, k2, s2, depth - 1, -alpha - 1, -alpha, ply + 1,
+                              variant, st)
             if alpha < score < beta:
                 score = -_pvs(w2, b2, k2, s2, depth - 1, -beta, -alpha, ply + 1, variant,
                               st)
