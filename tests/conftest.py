@@ -34,3 +34,21 @@ def run_without_jit() -> Callable[..., str]:
 def _private_data_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Learned data (the Othello book) goes to a fresh directory, never the user's."""
     os.environ["BITGAMES_DATA_DIR"] = str(tmp_path_factory.mktemp("data"))
+
+
+#: a run of at least this many tests is a whole suite (not one file being worked on)
+WHOLE_RUN = 500
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """A whole run on an empty kernel cache (CI) compiles every game's kernels first, one
+    game per core (:func:`bitgames.core.jit.parallel_warmup`), instead of one kernel after
+    the other in the single test process as the tests reach them."""
+    if (len(session.items) < WHOLE_RUN or session.config.option.collectonly
+            or os.environ.get("NUMBA_DISABLE_JIT") == "1"):
+        return
+    from bitgames.core import jit
+
+    cold = [game for game in jit.available_games() if not jit.is_warm(game)]
+    if cold:
+        jit.parallel_warmup(cold)
