@@ -51,4 +51,6 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
     cold = [game for game in jit.available_games() if not jit.is_warm(game)]
     if cold:
+        session.config.get_terminal_writer().line(
+            f"compiling the kernels of {', '.join(cold)} first (empty cache)...")
         jit.parallel_warmup(cold)
