@@ -217,3 +217,27 @@ def test_an_engine_that_fails_its_handshake_is_not_left_running(tmp_path: Path) 
         UciClient.start(f"sh -c 'echo $$ > {pid_file}; exec sleep 600'", timeout=0.5)
     with pytest.raises(ProcessLookupError):
         os.kill(int(pid_file.read_text()), 0)
+
+
+def test_an_engine_started_as_an_interrupt_comes_is_killed_at_exit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ctrl-C or SIGTERM right after the engine's process started, before its transport was
+    # handed over (here: while its reader thread starts): nothing can close it, so this
+    # process kills it when it exits
+    import os
+
+    from bitgames.core import protocol
+
+    def interrupted(self: threading.Thread) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(threading.Thread, "start", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        ProcessTransport(["sleep", "600"])
+    monkeypatch.undo()
+    (left,) = [t for t in protocol._LIVE if t.argv == ["sleep", "600"]]
+    pid = left.proc.pid
+    os.kill(pid, 0)  # still running
+    protocol._kill_leftovers()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)

@@ -33,11 +33,15 @@ Three parts, each written once:
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import io
 import math
+import os
 import queue
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -478,6 +482,37 @@ class Transport:
 
 _EOF = object()
 
+#: the engines started and not closed yet: killed when this process exits, so that an
+#: interrupt between starting one and handing it over (Ctrl-C, SIGTERM at the start of a
+#: match's game) never leaves one running on its own
+_LIVE: set[ProcessTransport] = set()
+
+
+@atexit.register
+def _kill_leftovers() -> None:
+    for transport in list(_LIVE):
+        transport.kill()
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait until the block is done (in the main thread), then act."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    kinds = (signal.SIGINT, signal.SIGTERM)
+    before = {kind: signal.signal(kind, lambda signum, _frame: held.append(signum))
+              for kind in kinds}
+    try:
+        yield
+    finally:
+        for kind, handler in before.items():
+            if handler is not None:  # None: a handler not set from Python, left alone
+                signal.signal(kind, handler)
+        for signum in held[:1]:
+            os.kill(os.getpid(), signum)
+
 
 class ProcessTransport(Transport):
     """An engine run as a subprocess, spoken to on its stdin/stdout.
@@ -494,9 +529,11 @@ class ProcessTransport(Transport):
             raise EngineError("empty engine command")
         self.name = self.argv[0]
         try:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=stderr, text=True,
-                                         bufsize=1, cwd=cwd)
+            with _signals_held():  # started and recorded, or not started
+                self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
+                                             stdout=subprocess.PIPE, stderr=stderr,
+                                             text=True, bufsize=1, cwd=cwd)
+                _LIVE.add(self)
         except OSError as exc:
             raise EngineError(f"cannot start engine {self.name!r}: {exc}") from exc
         self._lines: queue.Queue[object] = queue.Queue()
@@ -540,6 +577,7 @@ class ProcessTransport(Transport):
         """End the engine now (SIGKILL) and reap it."""
         self.proc.kill()
         self.proc.wait()
+        _LIVE.discard(self)
 
     def close(self) -> None:
         """Close its input, then wait a little, terminate, kill."""
@@ -556,6 +594,7 @@ class ProcessTransport(Transport):
                 self.proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
                 self.kill()
+        _LIVE.discard(self)
 
 
 class MockTransport(Transport):
