@@ -218,36 +218,32 @@ def warmup(
     marks the whole game warm). ``progress(game, group, seconds)`` is called as each
     group is done.
     """
+    wanted = None if groups is None else list(groups)
     with _WARM_LOCK:
-        return _warmup(games, None if groups is None else list(groups), progress)
-
-
-def _warmup(games: Iterable[str] | None, wanted: list[str] | None,
-            progress: Callable[[str, str, float], None] | None) -> dict[str, float]:
-    timings: dict[str, float] = {}
-    for game in games if games is not None else available_games():
-        start = time.perf_counter()
-        registered = _load(game)
-        if wanted is not None:
-            unknown = [g for g in wanted if g not in registered]
-            if unknown:
-                raise ValueError(f"{game} has no warm-up group {unknown[0]!r}; "
-                                 f"groups: {', '.join(registered)}")
-        for group, funcs in registered.items():
-            if wanted is not None and group not in wanted:
-                continue
-            t0 = time.perf_counter()
-            for fn in funcs:
-                fn()
-            marker = _marker(game, group)
-            marker.parent.mkdir(parents=True, exist_ok=True)
-            marker.touch()
-            if progress is not None:
-                progress(game, group, time.perf_counter() - t0)
-        if wanted is None or all(_marker(game, g).exists() for g in registered):
-            _marker(game).touch()
-        timings[game] = time.perf_counter() - start
-    return timings
+        timings: dict[str, float] = {}
+        for game in games if games is not None else available_games():
+            start = time.perf_counter()
+            registered = _load(game)
+            if wanted is not None:
+                unknown = [g for g in wanted if g not in registered]
+                if unknown:
+                    raise ValueError(f"{game} has no warm-up group {unknown[0]!r}; "
+                                     f"groups: {', '.join(registered)}")
+            for group, funcs in registered.items():
+                if wanted is not None and group not in wanted:
+                    continue
+                t0 = time.perf_counter()
+                for fn in funcs:
+                    fn()
+                marker = _marker(game, group)
+                marker.parent.mkdir(parents=True, exist_ok=True)
+                marker.touch()
+                if progress is not None:
+                    progress(game, group, time.perf_counter() - t0)
+            if wanted is None or all(_marker(game, g).exists() for g in registered):
+                _marker(game).touch()
+            timings[game] = time.perf_counter() - start
+        return timings
 
 
 def is_warm(game: str, group: str | None = None) -> bool:
