@@ -131,19 +131,25 @@ def test_a_match_stops_on_ctrl_c_and_keeps_its_games(tmp_path: Path) -> None:
 
 def test_a_terminated_match_keeps_its_games_and_stops_its_engines(tmp_path: Path) -> None:
     # SIGTERM (kill, process managers) stops a match as Ctrl-C does: the games played stay
-    # saved and the outside engine is closed, even one that ignores the end of its input
-    # (the course's reference player then spins for ever): here a shell that records its
-    # process id, runs our engine and then becomes a sleep
+    # saved and the outside engines are closed, even one that ignores the end of its input
+    # (the course's reference player then spins for ever): here a shell that appends its
+    # process id, runs our engine and then becomes a sleep. The signal can land while the
+    # next game's shell has opened the file but not yet written to it, so every id written
+    # is checked, after a pause long enough for a shell left running to write its own.
     import os
     import signal
+    import time
 
     save, pid_file = tmp_path / "match.jsonl", tmp_path / "engine.pid"
-    engine = (f"sh -c 'echo $$ > {pid_file}; {sys.executable} -m bitgames.cli leiserchess "
+    engine = (f"sh -c 'echo $$ >> {pid_file}; {sys.executable} -m bitgames.cli leiserchess "
               "uci; exec sleep 600'")
     check_ctrl_c_keeps_the_games(
         ["leiserchess", "match", "depth:1", f'cmd:"{engine}",depth:1', "--games", "200",
          "--scheduler", "serial", "--save", str(save), "--json"], save,
         signum=signal.SIGTERM, within=10.0)
-    pid = int(pid_file.read_text())
-    with pytest.raises(ProcessLookupError):
-        os.kill(pid, 0)
+    time.sleep(1.0)
+    pids = [int(line) for line in pid_file.read_text().split()]
+    assert pids  # the engine of game 1 at least
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
