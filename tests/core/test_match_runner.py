@@ -14,6 +14,7 @@ from bitgames.core.cli import add_match_options, run_match_command
 from bitgames.core.engine import EnginePlayer, Limit
 from bitgames.core.errors import BitgamesError
 from bitgames.core.match import (
+    GameRecord,
     MatchPlan,
     MatchResult,
     PlayerSpec,
@@ -65,6 +66,48 @@ def test_an_outside_engine_plays_like_the_builtin() -> None:
         assert referee(Nim(20), good, perfect(), Limit()) == (0.0, "no moves")
     finally:
         good.close()
+
+
+def test_each_players_thinking_time_is_recorded() -> None:
+    import time
+
+    from bitgames.core.engine import SearchResult
+
+    class Slow:  # the perfect player, 0.1 s late at every move
+        name = "slow"
+
+        def __init__(self) -> None:
+            self.inner = perfect()
+
+        def new_game(self) -> None:
+            self.inner.new_game()
+
+        def play(self, board: Nim, limit: Limit) -> SearchResult:
+            time.sleep(0.1)
+            return self.inner.play(board, limit)
+
+        def close(self) -> None:
+            pass
+
+    board = Nim()
+    times: tuple[list[float], list[float]] = ([], [])
+    assert referee(board, Slow(), perfect(), Limit(), move_times=times) == (1.0, "no moves")
+    slow, fast = times
+    assert len(slow) + len(fast) == len(board.move_stack) and len(slow) == len(fast) + 1
+    assert min(slow) >= 0.1 and max(fast) < 0.1
+    result = MatchResult()
+    for a_first in (True, False):  # the same game with A second: B's times are A's above
+        result.add(GameRecord(0, a_first, 1.0, a_seconds=sum(slow if a_first else fast),
+                              a_moves=len(slow if a_first else fast),
+                              b_seconds=sum(fast if a_first else slow),
+                              b_moves=len(fast if a_first else slow)))
+    a, b = result.seconds_per_move() or (0.0, 0.0)
+    assert a == pytest.approx(b) and a >= 0.1 * len(slow) / len(board.move_stack)
+    # a match's records count every move of the game, each on the side that played it
+    run = run_plan(_plan(4), KIT, {}, scheduler="serial")
+    assert all(g.a_moves + g.b_moves == g.plies for g in run.result.games)
+    assert all(abs(g.a_moves - g.b_moves) <= 1 for g in run.result.games)
+    assert run.result.seconds_per_move() is not None
 
 
 def test_player_specs() -> None:

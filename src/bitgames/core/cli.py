@@ -308,7 +308,10 @@ def run_match_command(args: argparse.Namespace, kit_factory: str,
                        workers=args.workers, save=args.save, resume=args.resume,
                        records=args.records, on_game=on_game)
     result = run.result
+    times = result.seconds_per_move()
     emit({"a": args.a, "b": args.b, **result.to_dict(), "stopped": run.stopped}, args.json,
          f"{args.a} vs {args.b}: {result.summary()}"
-         + (f"  (stopped: {run.stopped})" if run.stopped else ""))
+         + (f"  (stopped: {run.stopped})" if run.stopped else "")
+         + ("" if times is None else
+            f"\n  seconds per move: A {times[0]:.3f}, B {times[1]:.3f}"))
     return 130 if run.stopped == "interrupted" else 0

@@ -61,20 +61,30 @@ class GameRecord:
     number: int = 0  # the game's place in the match (1, 2, ...); 0 when not numbered
     result: str = "*"  # the game's result in its own notation
     reason: str = ""  # how it ended: "no moves", "illegal move e9 by B", "time", ...
+    # wall-clock seconds each player took over its moves (protocol and start-up of the
+    # move included), and how many moves: what an engine's clock really cost
+    a_seconds: float = 0.0
+    a_moves: int = 0
+    b_seconds: float = 0.0
+    b_moves: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready record, the moves as text."""
         return {"number": self.number, "opening": self.opening, "a_first": self.a_first,
                 "a_score": self.a_score, "plies": self.plies,
                 "adjudicated": self.adjudicated, "result": self.result,
-                "reason": self.reason, "moves": [str(m) for m in self.moves]}
+                "reason": self.reason, "a_seconds": round(self.a_seconds, 4),
+                "a_moves": self.a_moves, "b_seconds": round(self.b_seconds, 4),
+                "b_moves": self.b_moves, "moves": [str(m) for m in self.moves]}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameRecord:
         return cls(int(data["opening"]), bool(data["a_first"]), float(data["a_score"]),
                    list(data.get("moves", [])), int(data.get("plies", 0)),
                    bool(data.get("adjudicated", False)), int(data.get("number", 0)),
-                   str(data.get("result", "*")), str(data.get("reason", "")))
+                   str(data.get("result", "*")), str(data.get("reason", "")),
+                   float(data.get("a_seconds", 0.0)), int(data.get("a_moves", 0)),
+                   float(data.get("b_seconds", 0.0)), int(data.get("b_moves", 0)))
 
 
 @dataclass
@@ -127,6 +137,23 @@ class MatchResult:
             return elo_from_score(centre - half), elo_from_score(centre + half)
         return elo_from_score(self.score - z * se), elo_from_score(self.score + z * se)
 
+    def seconds_per_move(self) -> tuple[float, float] | None:
+        """The mean thinking time per move of A and of B over the games that recorded it
+        (an engine that overshoots its budget shows here); ``None`` when none did.
+
+        >>> r = MatchResult()
+        >>> r.add(GameRecord(0, True, 1.0, a_seconds=3.0, a_moves=10, b_seconds=6.0, b_moves=10))
+        >>> r.add(GameRecord(0, False, 0.5, a_seconds=1.0, a_moves=10, b_seconds=2.0, b_moves=10))
+        >>> r.seconds_per_move()
+        (0.2, 0.4)
+        """
+        a_moves = sum(g.a_moves for g in self.games)
+        b_moves = sum(g.b_moves for g in self.games)
+        if not a_moves or not b_moves:
+            return None
+        return (sum(g.a_seconds for g in self.games) / a_moves,
+                sum(g.b_seconds for g in self.games) / b_moves)
+
     def los(self) -> float:
         """Likelihood of superiority: P(A is stronger), from wins and losses only."""
         if self.wins + self.losses == 0:
@@ -151,9 +178,12 @@ class MatchResult:
 
     def to_dict(self) -> dict[str, Any]:
         lo, hi = self.elo_interval()
+        times = self.seconds_per_move()
         return {"wins": self.wins, "draws": self.draws, "losses": self.losses,
                 "games": self.n, "score": self.score, "elo": _finite(self.elo),
-                "elo_low": _finite(lo), "elo_high": _finite(hi), "los": self.los()}
+                "elo_low": _finite(lo), "elo_high": _finite(hi), "los": self.los(),
+                "a_seconds_per_move": None if times is None else round(times[0], 4),
+                "b_seconds_per_move": None if times is None else round(times[1], 4)}
 
 
 def _finite(x: float) -> float | None:
@@ -426,12 +456,15 @@ class LimitedPlayer:
 
 def referee(board: Any, first: Any, second: Any, limit: Limit,
             clock: TimeControl | None = None, max_plies: int = 400,
-            kit: GameKit | None = None) -> tuple[float, str]:
+            kit: GameKit | None = None,
+            move_times: tuple[list[float], list[float]] | None = None) -> tuple[float, str]:
     """Play one game from ``board`` (changed in place); ``first`` moves now.
 
     Every move is checked by our own rules: an illegal move, an engine error or crash,
     or (with a ``clock``) an overstepped time loses the game. The ``kit`` says which moves
     are resignations and how a finished game is scored, where its game needs it.
+    With ``move_times``, the wall-clock seconds of each answer of ``first`` and of
+    ``second`` are appended to its two lists.
     Returns the first player's score (1, 0.5 or 0) and the reason the game ended.
     """
     players = (first, second)
@@ -466,8 +499,11 @@ def referee(board: Any, first: Any, second: Any, limit: Limit,
             return float(side), f"{player.name} failed: {exc}"
         except ValueError as exc:
             return float(side), f"illegal move by {player.name}: {exc}"
+        took = time.monotonic() - start
+        if move_times is not None:
+            move_times[side].append(took)
         if clock is not None:
-            remaining[side] -= time.monotonic() - start
+            remaining[side] -= took
             if remaining[side] < -clock.margin:
                 return float(side), f"{player.name} lost on time"
             remaining[side] += clock.increment
@@ -556,7 +592,9 @@ def play_setup(kit_factory: str, kit_options: dict[str, Any], spec_a: str, spec_
         first, second = (a, b) if setup.a_first else (b, a)
         first_color = board.turn
         start_ply = len(board.move_stack)
-        first_score, reason = referee(board, first, second, limit, clock, max_plies, kit)
+        times: tuple[list[float], list[float]] = ([], [])
+        first_score, reason = referee(board, first, second, limit, clock, max_plies, kit,
+                                      times)
     finally:
         a.close()
         b.close()
@@ -573,9 +611,11 @@ def play_setup(kit_factory: str, kit_options: dict[str, Any], spec_a: str, spec_
         result = "1-0" if (first_score == 1.0) == first_color else "0-1"
     white, black = (first, second) if first_color else (second, first)
     text = kit.record(board, white.name, black.name, result)
+    a_times, b_times = times if setup.a_first else times[::-1]
     record = GameRecord(setup.opening, setup.a_first, a_score, moves,
                         len(moves) - start_ply, "adjudicated" in reason, setup.number,
-                        result, reason)
+                        result, reason, sum(a_times), len(a_times), sum(b_times),
+                        len(b_times))
     return record, text
 
 
