@@ -166,6 +166,7 @@ def test_same_start_end_different_captured_sets_are_two_moves() -> None:
     assert {len(m.captured_squares()) for m in to_a5} == {1, 4}
 
 
+@pytest.mark.slow  # compiles every draughts kernel again (some 40 s)
 def test_recursive_kernels_have_one_signature(tmp_path: object) -> None:
     # a fresh cache, so the recursive kernels are compiled (not loaded) in the child
     code = textwrap.dedent("""
