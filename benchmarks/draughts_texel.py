@@ -1,4 +1,4 @@
-"""Fit the draughts evaluation's square tables to the results of games (Texel's method).
+"""Fit a draughts evaluation with square tables to the results of games (Texel's method).
 
 Run: python benchmarks/draughts_texel.py games OUT [--games 6000] [--depth 6]
      python benchmarks/draughts_texel.py fit OUT [--ridge 1e-4]
@@ -8,10 +8,15 @@ plies, in chunks of 100 games on every core, and keeps each quiet position (no c
 make) with the game's result in ``OUT/chunk_NNNN.npz``; a chunk already there is not played
 again, so a stopped run goes on where it stopped. ``fit`` finds the weights whose evaluation,
 through a logistic curve, best predicts those results: material, centre, mobility, the main
-road and a man's value on each square tapered from the opening to the ending (the terms of
-``bitgames.draughts.eval``; back rank and tempo are left to the square tables). It holds out
-every tenth game, prints the held-out log-loss of today's weights (their scale fitted too) and
-of the fitted ones, and the fitted weights in centi-men.
+road (the terms of ``bitgames.draughts.eval``) and a man's value on each square, from its
+owner's side, tapered from the opening (24 men) to the ending; back rank and tempo are left to
+the square tables. It holds out every tenth game, prints the held-out log-loss of today's
+weights (their scale fitted too) and of the fitted ones, and the fitted weights in centi-men.
+``--material 100,250`` keeps a man's and a king's value fixed and each table's sum at 0.
+
+The fit predicts results better than today's weights, and played worse: see
+docs/PERFORMANCE.md (Draughts, "An evaluation fitted to game results"). The square tables are
+not in the engine.
 """
 
 from __future__ import annotations
@@ -85,7 +90,11 @@ NAMES = ("man", "king", "centre", "mobility", "main_road")
 def features(data: dict[str, np.ndarray], variant: str) -> tuple[np.ndarray, np.ndarray]:
     """Feature rows (White's view) of every position, and today's evaluation of each."""
     from bitgames.draughts import eval as E
+    from bitgames.draughts import geometry as g
     from bitgames.draughts import kernels as K
+
+    # the square a Black man stands on, seen from Black's side (the board turned half round)
+    mirror = np.array([g.index_of(7 - f, 7 - r) for f, r in g.COORDS])
 
     code = K.RUSSIAN if variant == "russian" else K.ENGLISH
     w, b, k, side = data["w"], data["b"], data["k"], data["side"]
@@ -93,7 +102,7 @@ def features(data: dict[str, np.ndarray], variant: str) -> tuple[np.ndarray, np.
     wk, bk = _bits(w & k), _bits(b & k)
     centre, road = _bits(np.array([E.CENTRE_MASK])), _bits(np.array([E.MAIN_ROAD]))
     mirrored = np.zeros_like(bm)
-    mirrored[:, E.MIRROR] = bm  # a Black man on s counts on MIRROR[s]
+    mirrored[:, mirror] = bm  # a Black man on s counts on mirror[s]
     men = (wm.sum(1) + bm.sum(1))[:, None]
     weights = E.default_weights(variant)
     mobility = np.empty(len(w))
@@ -153,16 +162,27 @@ def fit(args: argparse.Namespace) -> None:
           f" (1 centi-man = {scale[0]:.5f} logit)")
     ridge = np.full(x.shape[1], args.ridge)
     ridge[: len(NAMES)] = 0.0
+    if args.material:  # a man and a king fixed: one column of their sum, the rest free
+        man, king = (float(v) for v in args.material.split(","))
+        x = np.hstack([x[:, :1] * man / 100 + x[:, 1:2] * king / 100, x[:, 2:]])
+        ridge = np.concatenate([[0.0], ridge[2:]])
+        # and each square table sums to 0, so that it moves men about and leaves a man's
+        # value alone: with the features centred, the ridge keeps the tables' sums at 0
+        for first in (len(NAMES) - 1, len(NAMES) + 31):
+            block = x[:, first:first + 32]
+            block -= block.mean(axis=1, keepdims=True)
     theta = _logistic_fit(x[~held], y[~held], ridge)
     print(f"fitted weights:  held-out log-loss {_log_loss(x[held] @ theta, y[held]):.4f}")
     centi = theta * 100 / theta[0]  # a man is worth 100
+    if args.material:
+        centi = np.concatenate([[man, king], centi[1:]])
     for name, value in zip(NAMES, centi, strict=False):
         print(f"  {name}: {value:.1f}")
+    from bitgames.draughts import geometry as g
+
     tables = np.rint(centi[len(NAMES):]).astype(int)
     for label, table in (("opening", tables[:32]), ("ending", tables[32:])):
         print(f"  {label} square table (White's view, by rank from 8 down to 1):")
-        from bitgames.draughts import geometry as g
-
         for rank in range(7, -1, -1):
             cells = [f"{table[g.index_of(f, rank)]:5d}" if (f + rank) % 2 == 0 else "    ."
                      for f in range(8)]
@@ -185,6 +205,8 @@ def main() -> None:
     fitting = sub.add_parser("fit", help="fit the weights to the games' results")
     fitting.add_argument("out")
     fitting.add_argument("--ridge", type=float, default=1e-4)
+    fitting.add_argument("--material", metavar="MAN,KING",
+                         help="keep a man's and a king's value fixed (100,250)")
     fitting.add_argument("--variant", choices=["russian", "english"], default="russian")
     fitting.set_defaults(run=fit)
     args = ap.parse_args()
