@@ -166,11 +166,16 @@ def fit(args: argparse.Namespace) -> None:
         man, king = (float(v) for v in args.material.split(","))
         x = np.hstack([x[:, :1] * man / 100 + x[:, 1:2] * king / 100, x[:, 2:]])
         ridge = np.concatenate([[0.0], ridge[2:]])
-        # and each square table sums to 0, so that it moves men about and leaves a man's
-        # value alone: with the features centred, the ridge keeps the tables' sums at 0
+        # and each square table sums to 0 over the 28 squares a man can stand on, so that
+        # it moves men about and leaves a man's value alone: with those features centred,
+        # the ridge keeps the tables' sums at 0
+        from bitgames.draughts import geometry as g
+
+        free = np.array([r < 7 for _f, r in g.COORDS])
         for first in (len(NAMES) - 1, len(NAMES) + 31):
             block = x[:, first:first + 32]
-            block -= block.mean(axis=1, keepdims=True)
+            block[:, free] -= block[:, free].mean(axis=1, keepdims=True)
+            block[:, ~free] = 0.0
     theta = _logistic_fit(x[~held], y[~held], ridge)
     print(f"fitted weights:  held-out log-loss {_log_loss(x[held] @ theta, y[held]):.4f}")
     centi = theta * 100 / theta[0]  # a man is worth 100
