@@ -24,7 +24,7 @@ from bitgames.core.engine import Limit
 from bitgames.core.match import (
     PlayerSpec,
     TimeControl,
-    load_rules,
+    load_kernels,
     make_player,
     random_openings,
     referee,
@@ -113,7 +113,7 @@ def run(protocol: str, games: int, seconds: float, seed: int = 1,
     factory, options, command, plies = SESSIONS[protocol]
     module, _, name = factory.partition(":")
     kit = getattr(importlib.import_module(module), name)(**options)
-    load_rules(kit)
+    load_kernels(kit)
     spec = PlayerSpec.parse(f'cmd:"{sys.executable} -m bitgames.cli {command}"')
     report = SessionReport(protocol)
     engines = [make_player(kit, spec), make_player(kit, spec)]

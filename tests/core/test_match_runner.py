@@ -290,3 +290,42 @@ def test_an_engine_that_cannot_start_loses_the_game_not_the_match() -> None:
     run = run_plan(plan, KIT, {}, scheduler="serial")
     assert run.result.n == 2 and run.result.score == 1.0
     assert all("could not start" in g.reason for g in run.result.games)
+
+
+def test_a_match_loads_the_engine_kernels_before_its_first_move(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a cold cache compiles the built-in engine's groups before the games, not inside the
+    # first move (on the clock); a match of outside engines needs only the rules
+    import dataclasses
+
+    from bitgames.core import jit
+    from bitgames.core.match import load_kernels
+
+    monkeypatch.setenv("BITGAMES_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    monkeypatch.setitem(jit.KERNEL_MODULES, "fake", ())
+    monkeypatch.setitem(jit._WARMUPS, "fake", {})
+    monkeypatch.setattr(jit, "source_hash", lambda game=None: "0" * 16)
+    ran: list[str] = []
+    for group in ("rules", "engine", "vector"):
+        jit.register_warmup("fake", group)(lambda group=group: ran.append(group))
+    toy = dataclasses.replace(kit(), game="fake", engine_groups=("engine",))
+    load_kernels(toy)
+    assert ran == ["rules"]
+    load_kernels(toy, engine=True)
+    assert "engine" in ran and "vector" not in ran and jit.is_warm("fake", "engine")
+
+
+@pytest.mark.parametrize("factory", ["bitgames.othello.cli:match_kit",
+                                     "bitgames.draughts.cli:match_kit",
+                                     "bitgames.go.cli:match_kit",
+                                     "bitgames.leiserchess.cli:match_kit"])
+def test_every_game_names_its_engine_kernels(factory: str) -> None:
+    import importlib
+
+    from bitgames.core import jit
+
+    module, _, name = factory.partition(":")
+    game_kit = getattr(importlib.import_module(module), name)()
+    assert game_kit.engine_groups
+    assert set(game_kit.engine_groups) <= set(jit.group_names(game_kit.game))

@@ -243,6 +243,7 @@ def run_match_command(args: argparse.Namespace, kit_factory: str,
         Sprt,
         TimeControl,
         client_factory,
+        load_kernels,
         make_player,
         random_openings,
         run_plan,
@@ -261,6 +262,9 @@ def run_match_command(args: argparse.Namespace, kit_factory: str,
             make_player(kit, spec).close()
         else:
             client_factory(kit, spec)  # an unknown protocol:NAME fails here
+    # compiled once here if the cache has never seen them, not by every worker at once
+    # inside its first game's first move
+    load_kernels(kit, engine=any(spec.command is None for spec in specs))
     openings: list[tuple[str, ...]]
     if args.openings:
         path = Path(args.openings)

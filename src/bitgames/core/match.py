@@ -402,6 +402,9 @@ class GameKit:
     #: outside engines speaking other protocols, by the name a spec gives them
     #: (``cmd:"gtp-rhino",protocol:gtp``)
     other_clients: dict[str, Callable[[str], Any]] = field(default_factory=dict)
+    #: the kernel groups the built-in engine needs besides the rules
+    #: (:func:`bitgames.core.jit.ensure_warm`), loaded before a game starts
+    engine_groups: tuple[str, ...] = ()
 
 
 def client_factory(kit: GameKit, spec: PlayerSpec) -> Callable[[str], Any]:
@@ -554,16 +557,20 @@ class GameSetup:
     a_first: bool
 
 
-def load_rules(kit: GameKit) -> None:
-    """Load the kernels of ``kit``'s rules in this process now.
+def load_kernels(kit: GameKit, engine: bool = False) -> None:
+    """Load the kernels of ``kit``'s rules, and with ``engine`` those of its built-in
+    engine, in this process now (compiled first, with a line on stderr, if the cache has
+    never seen them).
 
-    numba loads a cached kernel at its first call (some 0.3 s for a game's rules): done
-    inside the first move, that would count on the first mover's clock.
+    numba loads a cached kernel at its first call (some 0.3 s for a game's rules) and
+    compiles one it has never seen (a minute for an engine): done inside the first move,
+    that would count on the first mover's clock.
     """
     from bitgames.core import jit
 
     if kit.game in jit.KERNEL_MODULES:
-        jit.warmup([kit.game], ["rules"])
+        groups = ("rules", *(kit.engine_groups if engine else ()))
+        jit.ensure_warm(kit.game, *groups, load=True)
 
 
 def play_setup(kit_factory: str, kit_options: dict[str, Any], spec_a: str, spec_b: str,
@@ -578,7 +585,7 @@ def play_setup(kit_factory: str, kit_options: dict[str, Any], spec_a: str, spec_
 
     module, _, name = kit_factory.partition(":")
     kit: GameKit = getattr(importlib.import_module(module), name)(**kit_options)
-    load_rules(kit)
+    load_kernels(kit, engine=any(PlayerSpec.parse(s).command is None for s in (spec_a, spec_b)))
     board = kit.new_board()
     for text in setup.moves:
         board.push(text)

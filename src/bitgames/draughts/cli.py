@@ -361,7 +361,8 @@ def match_kit(variant: str = "russian") -> Any:
         return write_game(board, {"White": white, "Black": black},
                           RESULTS[variant][result])
 
-    return GameKit("draughts", lambda: Board(variant=variant), engine, client, record)
+    return GameKit("draughts", lambda: Board(variant=variant), engine, client, record,
+                   engine_groups=("engine",))
 
 
 def cmd_match(args: argparse.Namespace) -> int:

@@ -258,7 +258,8 @@ def match_kit(size: int = 9, komi: float = 7.5, rules: str = "default") -> Any:
         return Board(size=size, komi=komi, rules=rules)
 
     return GameKit("go", new_board, _match_engine, _match_client, _match_record,
-                   is_resignation=lambda move: move.is_resign, final_result=_final_result)
+                   is_resignation=lambda move: move.is_resign, final_result=_final_result,
+                   engine_groups=("mcts",))
 
 
 def _match_engine(options: dict[str, str]) -> Any:

@@ -208,7 +208,8 @@ def match_kit(draw_rule: str = "rules") -> Any:
     def new_board() -> Any:
         return Board(draw_rule=draw_rule)  # type: ignore[arg-type]
 
-    return GameKit("leiserchess", new_board, _engine, _client, _record)
+    return GameKit("leiserchess", new_board, _engine, _client, _record,
+                   engine_groups=("engine",))
 
 
 def _engine(options: dict[str, str]) -> Any:

@@ -790,7 +790,8 @@ def match_kit() -> Any:
     from bitgames.othello.board import Board
 
     return GameKit("othello", Board, match_engine, match_client, match_record,
-                   split_opening=_split_opening, other_clients={"gtp": match_gtp_client})
+                   split_opening=_split_opening, other_clients={"gtp": match_gtp_client},
+                   engine_groups=("engine", "solver"))
 
 
 def _split_opening(line: str) -> list[str]:
