@@ -198,7 +198,9 @@ def test_watch_the_engines_and_stop_them(server: str, browser: Any) -> None:
     browser.find_element("id", "new").click()
     wait(lambda: len(shown_moves(browser)) >= 6, what="six engine moves")
     browser.find_element("id", "stop").click()
-    wait(lambda: "paused" in status(browser) or page_state(browser)["over"], what="the pause")
+    # the search stopped plays its best move so far: the pause holds once it has
+    wait(lambda: ("paused" in status(browser) and "thinking" not in status(browser))
+         or page_state(browser)["over"], what="the pause")
     played = len(shown_moves(browser))
     time.sleep(1.0)
     assert len(shown_moves(browser)) == played
