@@ -159,6 +159,7 @@ def test_an_illegal_click_and_a_typed_move_are_refused_with_the_reason(server: s
     assert shown_moves(browser) == []
 
 
+@pytest.mark.slow  # some 20 s; clicks, undo and loading are checked in every game above
 def test_a_whole_game_of_othello_by_clicks(server: str, browser: Any) -> None:
     open_game(browser, server, "othello")
     for _ in range(70):
