@@ -27,16 +27,20 @@ from pathlib import Path
 
 import numpy as np
 
+from bitgames.core.engine import Limit
+from bitgames.core.match import random_openings
+from bitgames.core.parallel import run_tasks
+from bitgames.draughts import eval as E
+from bitgames.draughts import geometry as g
+from bitgames.draughts import kernels as K
+from bitgames.draughts.board import Board
+from bitgames.draughts.search import Engine
+
 CHUNK = 100
 
 
 def play_chunk(out: str, index: int, variant: str, depth: int, seed: int) -> int:
     """Play one chunk of games and save its positions; the number of positions."""
-    from bitgames.core.engine import Limit
-    from bitgames.core.match import random_openings
-    from bitgames.draughts.board import Board
-    from bitgames.draughts.search import Engine
-
     engine = Engine(variant, tt_bits=18)
     rows: list[tuple[int, int, int, int, int]] = []
     results: list[float] = []
@@ -65,8 +69,6 @@ def play_chunk(out: str, index: int, variant: str, depth: int, seed: int) -> int
 
 
 def games(args: argparse.Namespace) -> None:
-    from bitgames.core.parallel import run_tasks
-
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     todo = [i for i in range(args.games // CHUNK)
@@ -89,10 +91,6 @@ NAMES = ("man", "king", "centre", "mobility", "main_road")
 
 def features(data: dict[str, np.ndarray], variant: str) -> tuple[np.ndarray, np.ndarray]:
     """Feature rows (White's view) of every position, and today's evaluation of each."""
-    from bitgames.draughts import eval as E
-    from bitgames.draughts import geometry as g
-    from bitgames.draughts import kernels as K
-
     # the square a Black man stands on, seen from Black's side (the board turned half round)
     mirror = np.array([g.index_of(7 - f, 7 - r) for f, r in g.COORDS])
 
@@ -169,8 +167,6 @@ def fit(args: argparse.Namespace) -> None:
         # and each square table sums to 0 over the 28 squares a man can stand on, so that
         # it moves men about and leaves a man's value alone: with those features centred,
         # the ridge keeps the tables' sums at 0
-        from bitgames.draughts import geometry as g
-
         free = np.array([r < 7 for _f, r in g.COORDS])
         for first in (len(NAMES) - 1, len(NAMES) + 31):
             block = x[:, first:first + 32]
@@ -183,8 +179,6 @@ def fit(args: argparse.Namespace) -> None:
         centi = np.concatenate([[man, king], centi[1:]])
     for name, value in zip(NAMES, centi, strict=False):
         print(f"  {name}: {value:.1f}")
-    from bitgames.draughts import geometry as g
-
     tables = np.rint(centi[len(NAMES):]).astype(int)
     for label, table in (("opening", tables[:32]), ("ending", tables[32:])):
         print(f"  {label} square table (White's view, by rank from 8 down to 1):")

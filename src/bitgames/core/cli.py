@@ -257,13 +257,13 @@ def run_match_command(args: argparse.Namespace, kit_factory: str,
         raise BitgamesError("--resume needs --save FILE")
     module, _, name = kit_factory.partition(":")
     kit = getattr(importlib.import_module(module), name)(**kit_options)
-    for spec in specs:  # a built-in engine's options, level and threads, checked (and its
-        if spec.command is None:  # kernels compiled) here, before the workers start
+    for spec in specs:  # a built-in engine's options, level and threads, checked here,
+        if spec.command is None:  # before the workers start
             make_player(kit, spec).close()
         else:
             client_factory(kit, spec)  # an unknown protocol:NAME fails here
-    # compiled once here if the cache has never seen them, not by every worker at once
-    # inside its first game's first move
+    # its kernels compiled once here if the cache has never seen them, not by every worker
+    # at once inside its first game's first move
     load_kernels(kit, engine=any(spec.command is None for spec in specs))
     openings: list[tuple[str, ...]]
     if args.openings:

@@ -534,16 +534,16 @@ class _Forfeit:
         pass
 
 
-def _start_player(kit: GameKit, spec_text: str) -> Any:
-    """The player of a spec, named by the spec (so a record says how to play the game
-    again, and two copies of one engine stay apart); an outside engine that fails to
+def _start_player(kit: GameKit, spec: PlayerSpec) -> Any:
+    """The player of a spec, named by the spec's text (so a record says how to play the
+    game again, and two copies of one engine stay apart); an outside engine that fails to
     start (crash, no answer to the handshake) loses this game instead of ending the
     match."""
     try:
-        player = make_player(kit, PlayerSpec.parse(spec_text))
+        player = make_player(kit, spec)
     except EngineError as exc:
-        return _Forfeit(spec_text, exc)
-    player.name = spec_text
+        return _Forfeit(spec.text, exc)
+    player.name = spec.text
     return player
 
 
@@ -585,13 +585,14 @@ def play_setup(kit_factory: str, kit_options: dict[str, Any], spec_a: str, spec_
 
     module, _, name = kit_factory.partition(":")
     kit: GameKit = getattr(importlib.import_module(module), name)(**kit_options)
-    load_kernels(kit, engine=any(PlayerSpec.parse(s).command is None for s in (spec_a, spec_b)))
+    specs = [PlayerSpec.parse(spec_a), PlayerSpec.parse(spec_b)]
+    load_kernels(kit, engine=any(spec.command is None for spec in specs))
     board = kit.new_board()
     for text in setup.moves:
         board.push(text)
-    a = _start_player(kit, spec_a)
+    a = _start_player(kit, specs[0])
     try:
-        b = _start_player(kit, spec_b)
+        b = _start_player(kit, specs[1])
     except BaseException:
         a.close()
         raise
