@@ -20,6 +20,7 @@ from bitgames.leiserchess.board import BLACK, WHITE, Board
 from bitgames.leiserchess.eval import (
     P_DRAW,
     P_HMB,
+    P_USE_NMM,
     default_params,
     evaluate_board,
     material_params,
@@ -125,6 +126,23 @@ def test_engine_avoids_suicide() -> None:
     b = Board(SUICIDE)
     b.push(res.move)
     assert b.result() != "0-1"
+
+
+#: The course's staff reference player (github.com/sillycross/Leiserchess---MIT-6.172-
+#: Fall16-Final-Project, commit 0bbb272, player/, gcc -O3), `go depth N` from the start:
+#: the move and centipawns of its last `info` lines for N = 1..5.
+REFERENCE_FROM_START = [("h4g4", 15), ("h4g4", 3), ("g3R", 15), ("h4g5", 13), ("h4g5", 8)]
+
+
+def test_without_null_moves_the_search_matches_the_course_reference() -> None:
+    # The same evaluation and, null-move pruning aside, pruning close to the course
+    # player's (late moves reduced only at null-window nodes): the same move and score at
+    # depths 1 to 5. Reducing the root's late moves too gave g3R +0.03 at depth 4.
+    params = default_params()
+    params[P_USE_NMM] = 0
+    for depth, (move, cp) in enumerate(REFERENCE_FROM_START, start=1):
+        res = S.Engine(params=params).search(Board(), Limit(depth=depth))
+        assert (str(res.move), S.to_centipawns(res.score)) == (move, cp), depth
 
 
 def test_engine_depth_and_nodes_limits() -> None:

@@ -2,13 +2,13 @@
 
 Kernel side: :func:`pvs` (negamax PVS with the shared transposition table of
 :mod:`bitgames.core.tt`, keyed by two independent position hashes; killer and history
-ordering, null-move pruning, late-move reductions, reverse and extended futility pruning,
-a +1 extension for zapping moves, repetition draws and the Ko rule) and :func:`qsearch`
-(zapping moves only, blunders skipped). Both beam paths are computed once per node and
-shared by move generation (pins) and evaluation. The kernels called at every node
-allocate nothing and are compiled without numba's reference counting (``_nrt=False``:
-:func:`search_root` owns every array), which saves an atomic increment and decrement per
-array argument per call: 2.7 -> 3.75 M nodes/s, the same tree.
+ordering, null-move pruning, late-move reductions outside PV nodes, reverse and extended
+futility pruning, a +1 extension for zapping moves, repetition draws and the Ko rule) and
+:func:`qsearch` (zapping moves only, blunders skipped). Both beam paths are computed
+once per node and shared by move generation (pins) and evaluation. The kernels called at
+every node allocate nothing and are compiled without numba's reference counting
+(``_nrt=False``: :func:`search_root` owns every array), which saves an atomic increment
+and decrement per array argument per call: 2.7 -> 3.75 M nodes/s, the same tree.
 
 Python side: :class:`Engine` (the core engine interface) runs iterative deepening
 within a :class:`~bitgames.core.engine.Limit`; the search runs with the GIL released, so
@@ -554,7 +554,9 @@ def pvs(
             if legal == 1:
                 d_try, lo, pv_flag = nd, -beta, is_pv
             else:
-                quiet_late = zapped == 0 and not is_killer and m != tt_move
+                # reduced only at null-window nodes, as the course's players do: reducing
+                # the root's and the PV's late moves hid good moves (docs/PERFORMANCE.md)
+                quiet_late = zapped == 0 and not is_killer and m != tt_move and not is_pv
                 red = _reduction(depth, nd, legal, quiet_late, params[P_LMR_R1],
                                  params[P_LMR_R2])
                 d_try, lo, pv_flag = nd - red, -alpha - 1, zero
