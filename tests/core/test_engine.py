@@ -89,6 +89,31 @@ def test_stop_signal_raises_attached_slots_and_times_out() -> None:
     assert not stop.is_set()
 
 
+
+def test_alarms_fire_in_deadline_order_and_rearming_replaces_the_deadline() -> None:
+    """Many signals share one alarm thread: each fires at its own deadline, a re-armed
+    one at its new deadline only, a disarmed one never, and arming for no time at once."""
+    early, late, moved, dropped = (StopSignal() for _ in range(4))
+    late.arm(0.3)
+    early.arm(0.05)
+    moved.arm(5.0)
+    moved.arm(0.1)
+    dropped.arm(0.1)
+    dropped.disarm()
+    start = time.monotonic()
+    fired: dict[str, float] = {}
+    while len(fired) < 3 and time.monotonic() - start < 10:
+        for name, stop in (("early", early), ("late", late), ("moved", moved)):
+            if stop.is_set() and name not in fired:
+                fired[name] = time.monotonic() - start
+        time.sleep(0.002)
+    assert fired["early"] < fired["moved"] < fired["late"], fired
+    assert fired["late"] >= 0.3 and fired["moved"] < 3.0
+    assert not dropped.is_set() and late.end() is End.TIME
+    now = StopSignal()
+    now.arm(0.0)
+    assert now.is_set() and now.end() is End.TIME
+
 def test_time_manager_spends_the_clock_by_the_weights() -> None:
     tm = TimeManager()
     flat = tm.budget(Limit(remaining=100.0), [1.0] * 40)

@@ -36,9 +36,13 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import heapq
+import itertools
 import math
+import os
 import signal
 import threading
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -261,6 +265,58 @@ InfoCallback = Callable[[Info], None]
 # -- stopping -----------------------------------------------------------------------------------
 
 
+class _AlarmClock:
+    """One daemon thread that raises armed :class:`StopSignal` s at their deadlines.
+
+    Arming costs a push on a heap, not the start of a thread: a thread start waits for
+    the new thread to be scheduled, which takes milliseconds on a loaded machine, a real
+    share of a move in a fast game. A signal remembers the token of its one live alarm;
+    an alarm whose token is no longer its signal's was disarmed and is dropped.
+    """
+
+    def __init__(self) -> None:
+        self._reset()
+        os.register_at_fork(after_in_child=self._reset)  # the thread is not forked
+
+    def _reset(self) -> None:
+        self.lock = threading.Condition()
+        self._heap: list[tuple[float, int, StopSignal]] = []
+        self._tokens = itertools.count(1)
+        self._thread: threading.Thread | None = None
+
+    def schedule(self, signal: StopSignal, seconds: float) -> None:
+        with self.lock:
+            token = next(self._tokens)
+            signal._alarm = token
+            heapq.heappush(self._heap, (time.monotonic() + seconds, token, signal))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="bitgames-alarms",
+                                                daemon=True)
+                self._thread.start()
+            self.lock.notify()
+
+    def _run(self) -> None:
+        with self.lock:
+            while True:
+                heap = self._heap
+                while heap and heap[0][2]._alarm != heap[0][1]:
+                    heapq.heappop(heap)  # disarmed
+                if not heap:
+                    self.lock.wait()
+                    continue
+                wait = heap[0][0] - time.monotonic()
+                if wait > 0:
+                    self.lock.wait(wait)
+                    continue
+                _, _, signal = heapq.heappop(heap)
+                signal._alarm = 0
+                signal.timed_out = True
+                signal.set()
+
+
+_ALARMS = _AlarmClock()
+
+
 class StopSignal:
     """One stop flag that kernels poll and any thread may raise.
 
@@ -276,7 +332,7 @@ class StopSignal:
     def __init__(self) -> None:
         self.flag = np.zeros(1, dtype=np.int64)
         self._slots: list[tuple[np.ndarray, int]] = []
-        self._timer: threading.Timer | None = None
+        self._alarm = 0  # the token of the armed alarm (0: none; see _AlarmClock)
         self.timed_out = False
 
     def attach(self, array: np.ndarray, index: int) -> None:
@@ -301,21 +357,19 @@ class StopSignal:
             array[index] = 0
 
     def arm(self, seconds: float) -> None:
-        """Raise the flag after ``seconds`` (and remember it was the clock)."""
-        self.disarm()
-
-        def expire() -> None:
+        """Raise the flag after ``seconds`` (and remember it was the clock); at once if
+        ``seconds`` is not positive. Arming again replaces the earlier deadline."""
+        if seconds <= 0:
+            self.disarm()
             self.timed_out = True
             self.set()
-
-        self._timer = threading.Timer(max(seconds, 0.0), expire)
-        self._timer.daemon = True
-        self._timer.start()
+            return
+        _ALARMS.schedule(self, seconds)
 
     def disarm(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        if self._alarm:
+            with _ALARMS.lock:
+                self._alarm = 0
 
     def end(self, completed: bool = True) -> End:
         """How a search that polled this signal ended."""

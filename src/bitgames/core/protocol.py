@@ -47,10 +47,11 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Any, TextIO
+from typing import IO, Any, Generic, TextIO, TypeVar
 
+from bitgames.core.board import BaseBoard
 from bitgames.core.errors import BitgamesError, EngineError, ProtocolError
 
 # -- reading protocol input ---------------------------------------------------------------------
@@ -356,6 +357,51 @@ class Session:
         if worker is not None and worker is not threading.current_thread():
             worker.join()
         self._worker = None
+
+
+B = TypeVar("B", bound=BaseBoard[Any])
+
+
+class PositionCache(Generic[B]):
+    """The board of a position command -- a first position and the moves played since, as
+    Hub's ``pos`` and UCI's ``position`` give it -- played on from the last such board
+    when the command only adds moves to it, as a GUI's commands do at every move.
+
+    Replaying a whole game from its first position costs a few milliseconds of Python
+    per move at 60 plies (legal moves to read each one), which a fast clock charges to the
+    engine on every move. ``start`` names the first position; ``first()`` builds it and
+    ``play(board, text)`` plays one move written ``text`` on ``board`` (and raises for
+    one that is not legal: then nothing is remembered).
+
+    >>> from bitgames.othello.board import Board
+    >>> cache = PositionCache[Board]()
+    >>> play = lambda board, text: board.push(text)
+    >>> cache.board("start", ["f5", "d6"], Board, play).move_stack
+    [Move.from_str('f5'), Move.from_str('d6')]
+    >>> len(cache.board("start", ["f5", "d6", "c3"], Board, play).move_stack)  # plays c3
+    3
+    >>> len(cache.board("start", ["f5"], Board, play).move_stack)  # not an extension
+    1
+    """
+
+    def __init__(self) -> None:
+        self._start: str | None = None
+        self._moves: list[str] = []
+        self._board: B | None = None
+
+    def board(self, start: str, moves: Sequence[str], first: Callable[[], B],
+              play: Callable[[B, str], None]) -> B:
+        """The board after ``moves`` from the position ``start`` (a new board each call)."""
+        known = len(self._moves)
+        if (self._board is not None and start == self._start
+                and list(moves[:known]) == self._moves):
+            board: B = self._board.copy()
+        else:
+            board, known = first(), 0
+        for text in moves[known:]:
+            play(board, text)
+        self._start, self._moves, self._board = start, list(moves), board.copy()
+        return board
 
 
 # -- test harness for sessions ------------------------------------------------------------------

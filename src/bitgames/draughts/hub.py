@@ -49,6 +49,7 @@ from bitgames.core.protocol import (
     MAX_NODES,
     Client,
     Command,
+    PositionCache,
     Session,
     Transport,
     parse_int,
@@ -256,6 +257,7 @@ class HubSession(Session):
         #: the folder of endgame tables (:mod:`bitgames.draughts.egdb`) the engine plays by
         self.egdb = egdb
         self.board = Board(variant=self.variant)
+        self._positions = PositionCache[Board]()
         self.limit = Limit(depth=8)
         self._engine: Engine | None = None
 
@@ -377,10 +379,14 @@ class HubSession(Session):
     def cmd_pos(self, args: list[str]) -> None:
         values = _args(args)
         numbering = self.numbering
-        board = numbering.board(values.get("pos", ""))
-        for text in values.get("moves", "").split():
+        pos = values.get("pos", "")
+
+        def play(board: Board, text: str) -> None:
             board.push(numbering.parse_move(board, text))
-        self.board = board
+
+        self.board = self._positions.board(f"{self.variant} {self.dialect} {pos}",
+                                           values.get("moves", "").split(),
+                                           lambda: numbering.board(pos), play)
 
     def cmd_level(self, args: list[str]) -> None:
         self.limit = hub_limit(_args(args))

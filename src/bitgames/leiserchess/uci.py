@@ -41,6 +41,7 @@ from bitgames.core.protocol import (
     MAX_NODES,
     Client,
     Command,
+    PositionCache,
     Session,
     Transport,
     parse_int,
@@ -139,6 +140,7 @@ class UciSession(Session):
             engine = Engine(closebook=self._load_closebook())
         self.engine = engine
         self.board = Board(draw_rule="none")
+        self._positions = PositionCache[Board]()
         self._thinking_board = self.board
         self._infinite = False
 
@@ -229,18 +231,14 @@ class UciSession(Session):
             fen, rest = " ".join(args[1:3]), args[3:]
         else:
             raise BitgamesError(f"unknown position type {args[0]}")
-        base = Board(fen, draw_rule="none")
-        self.stop_thinking()
-        board = base.copy()
         moves = rest[1:] if rest and rest[0].lower() == "moves" else rest
-        for m in moves:
-            try:
-                board.push(m)
-            except ValueError:
-                self.send(f"info string Move {m} is illegal")
-                board = base
-                break
-        self.board = board
+        self.stop_thinking()
+        try:
+            self.board = self._positions.board(fen, moves,
+                                               lambda: Board(fen, draw_rule="none"), _play)
+        except _IllegalMove as exc:
+            self.send(f"info string Move {exc} is illegal")
+            self.board = Board(fen, draw_rule="none")
 
     def cmd_go(self, args: list[str]) -> None:
         limit, problems = _go_limit(args, self.board)
@@ -296,6 +294,17 @@ def run_uci(inp: TextIO | None = None, out: TextIO | None = None,
 
 
 # -- the other direction: driving an outside engine ----------------------------------------------
+
+
+class _IllegalMove(Exception):
+    """A ``position`` move that is not legal (its text is the message)."""
+
+
+def _play(board: Board, text: str) -> None:
+    try:
+        board.push(text)
+    except ValueError:
+        raise _IllegalMove(text) from None
 
 
 def position_command(board: Board) -> str:
