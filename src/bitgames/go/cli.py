@@ -369,6 +369,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 _playouts(pool, args.threads, kernel_args, done, done + step)
                 done += step
             dt = time.perf_counter() - start
+            if done == 0:  # Ctrl-C before the first timed block: nothing to report
+                print(f"stopped before the first timed playout on {size}x{size}",
+                      file=sys.stderr, flush=True)
+                return 130
             total = int(moves[:done].sum())
             record = {
                 "size": size,
