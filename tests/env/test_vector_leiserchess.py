@@ -84,16 +84,16 @@ def _swap_back_forbidden(board: Board, before: tuple[int, ...], legal: set[int])
 
 
 def test_random_games_replay_through_the_board() -> None:
-    seen = replay(64, 400, seed=1, max_plies=250)
+    seen = replay(64, 200, seed=1, max_plies=250)
     # Kings zapped, the 100-ply draw and truncation happened, and Ko rule (b) applied
     # (random play never repeats a position three times: the next test does)
-    assert seen["KING_CAPTURED"] > 300 and seen["MOVE_RULE"] > 0, seen
+    assert seen["KING_CAPTURED"] > 150 and seen["MOVE_RULE"] > 0, seen
     assert seen["TRUNCATED"] > 0 and seen["ko"] > 0, seen
 
 
 def test_short_games_are_truncated_like_the_aec_environment() -> None:
-    seen = replay(64, 800, seed=2, max_plies=40)
-    assert seen["TRUNCATED"] > 400 and seen["KING_CAPTURED"] > 0, seen
+    seen = replay(64, 400, seed=2, max_plies=40)
+    assert seen["TRUNCATED"] > 200 and seen["KING_CAPTURED"] > 0, seen
 
 
 def test_given_actions_an_illegal_one_and_the_planes() -> None:

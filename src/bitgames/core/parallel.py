@@ -12,6 +12,11 @@ each result at once and resume later without losing finished work.
 - ``scheduler="tcp://host:port"``: a Dask distributed scheduler (``pip install
   distributed``); imported only then.
 
+A job of several rounds, each needing the last one's results (the steps of an endgame
+table build, the stages of a fit), runs them on one :class:`TaskRunner`, so a local
+pool's processes are started once: a spawned worker takes seconds to import the package
+and load its kernels.
+
 >>> sorted(run_tasks(pow, [(2, 3), (3, 2)], scheduler="serial"))
 [(0, 8), (1, 9)]
 """
@@ -50,33 +55,73 @@ def run_tasks(fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
 
     Stopping the iteration early (or Ctrl-C) cancels the tasks not yet started.
     """
-    check_scheduler(scheduler)
-    if not tasks:
-        return
-    if scheduler == "serial" or (scheduler == "processes" and (workers or 2) <= 1):
-        for i, args in enumerate(tasks):
-            yield i, fn(*args)
-        return
-    if scheduler == "processes":
-        yield from _run_processes(fn, tasks, workers or default_workers())
-        return
-    yield from _run_dask(fn, tasks, scheduler)
+    with TaskRunner(scheduler, workers) as runner:
+        yield from runner.map(fn, tasks)
 
 
-def _run_processes(fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
-                   workers: int) -> Iterator[tuple[int, Any]]:
-    import concurrent.futures as cf
-    import multiprocessing
+class TaskRunner:
+    """A scheduler kept for several rounds of tasks; a local pool's worker processes are
+    started at the first round that needs them and serve every later one. Use it as a
+    context manager (the pool ends with the block); :meth:`map` runs one round.
 
-    ctx = multiprocessing.get_context("spawn")
-    pool = cf.ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx,
-                                  initializer=_end_with_parent, initargs=(os.getpid(),))
-    try:
+    >>> with TaskRunner("serial") as runner:
+    ...     list(runner.map(pow, [(2, 3)])) + list(runner.map(pow, [(3, 2)]))
+    [(0, 8), (0, 9)]
+    """
+
+    def __init__(self, scheduler: str = "processes", workers: int | None = None) -> None:
+        self.scheduler = check_scheduler(scheduler)
+        self.workers = workers
+        self._pool: Any = None
+
+    def __enter__(self) -> TaskRunner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """End the worker processes (tasks not yet started are dropped)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def map(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]]
+            ) -> Iterator[tuple[int, Any]]:
+        """Yield ``(i, fn(*tasks[i]))`` for every task, as each finishes; stopping the
+        iteration early cancels this round's tasks not yet started."""
+        if not tasks:
+            return
+        scheduler = self.scheduler
+        if scheduler == "serial" or (scheduler == "processes" and (self.workers or 2) <= 1):
+            for i, args in enumerate(tasks):
+                yield i, fn(*args)
+            return
+        if scheduler != "processes":
+            yield from _run_dask(fn, tasks, scheduler)
+            return
+        import concurrent.futures as cf
+
+        pool = self._process_pool()
         futures = {pool.submit(fn, *args): i for i, args in enumerate(tasks)}
-        for fut in cf.as_completed(futures):
-            yield futures[fut], fut.result()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        try:
+            for fut in cf.as_completed(futures):
+                yield futures[fut], fut.result()
+        finally:
+            for fut in futures:
+                fut.cancel()
+
+    def _process_pool(self) -> Any:
+        if self._pool is None:
+            import concurrent.futures as cf
+            import multiprocessing
+
+            # spawned, never forked: no threads or numba state inherited from the parent
+            ctx = multiprocessing.get_context("spawn")
+            self._pool = cf.ProcessPoolExecutor(
+                max_workers=self.workers or default_workers(), mp_context=ctx,
+                initializer=_end_with_parent, initargs=(os.getpid(),))
+        return self._pool
 
 
 def _end_with_parent(parent: int) -> None:

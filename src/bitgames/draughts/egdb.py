@@ -416,19 +416,20 @@ def build(folder: str | Path, variant: str, pieces: int, scheduler: str = "proce
     the slices on disk are kept), a step of :func:`build_order` at a time on the task
     runner. ``on_slice(slice)`` is called as each is written; returns the slices solved.
     """
-    from bitgames.core.parallel import run_tasks
+    from bitgames.core.parallel import TaskRunner
 
     _variant_code(variant)
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     done = []
-    for step in build_order(pieces):
-        todo = [s for s in step if not _path(folder, variant, s).exists()]
-        tasks = [(str(folder), variant, s.name, pieces) for s in todo]
-        for i, _name in run_tasks(solve_slice, tasks, scheduler, workers):
-            done.append(todo[i])
-            if on_slice is not None:
-                on_slice(todo[i])
+    with TaskRunner(scheduler, workers) as runner:  # one pool for every step
+        for step in build_order(pieces):
+            todo = [s for s in step if not _path(folder, variant, s).exists()]
+            tasks = [(str(folder), variant, s.name, pieces) for s in todo]
+            for i, _name in runner.map(solve_slice, tasks):
+                done.append(todo[i])
+                if on_slice is not None:
+                    on_slice(todo[i])
     return done
 
 
