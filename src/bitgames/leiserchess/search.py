@@ -4,11 +4,14 @@ Kernel side: :func:`pvs` (negamax PVS with the shared transposition table of
 :mod:`bitgames.core.tt`, keyed by two independent position hashes; killer and history
 ordering, null-move pruning, late-move reductions outside PV nodes, reverse and extended
 futility pruning, a +1 extension for zapping moves, repetition draws and the Ko rule) and
-:func:`qsearch` (zapping moves only, blunders skipped). Both beam paths are computed
-once per node and shared by move generation (pins) and evaluation. The kernels called at
-every node allocate nothing and are compiled without numba's reference counting
-(``_nrt=False``: :func:`search_root` owns every array), which saves an atomic increment
-and decrement per array argument per call: 2.7 -> 3.75 M nodes/s, the same tree.
+:func:`qsearch` (zapping moves only, blunders skipped, with the same table and ordering).
+The history is the course players' one: a slot per piece kind, square and orientation
+after the move; every move a node tries loses a tenth of its score, the node's best move
+gains first. Both beam paths are computed once per node and shared by move generation
+(pins) and evaluation. The kernels called at every node allocate nothing and are compiled
+without numba's reference counting (``_nrt=False``: :func:`search_root` owns every
+array), which saves an atomic increment and decrement per array argument per call: 2.7
+-> 3.75 M nodes/s, the same tree.
 
 Python side: :class:`Engine` (the core engine interface) runs iterative deepening
 within a :class:`~bitgames.core.engine.Limit`; the search runs with the GIL released, so
@@ -70,6 +73,7 @@ from bitgames.leiserchess.kernels import (
     gen_moves,
     laser_path,
     make_move,
+    orientation,
     same_board,
     trace,
 )
@@ -83,6 +87,8 @@ INF = 32700
 #: Score of a closebook win (below mate scores, above any evaluation).
 CB_WIN = 20000
 MAX_PLY = 100
+#: History slots per side: a King bit, then 64 squares x 4 orientations (:func:`_hkey`)
+HISTORY_SLOTS = 512
 #: Length of the position-hash history array (game plies + search plies).
 HIST_LEN = 4096
 
@@ -188,7 +194,8 @@ class SearchState(NamedTuple):
     #: ``int64[MAX_PLY + 2, MAX_MOVES]``: the moves of each ply, and their ordering scores
     moves: np.ndarray
     scores: np.ndarray
-    #: ``int64[MAX_PLY + 2, 2]`` killer moves; ``int64[2, 2**14]`` history by side and move
+    #: ``int64[MAX_PLY + 2, 2]`` killer moves; ``int64[2, HISTORY_SLOTS]`` history by side
+    #: and :func:`_hkey`
     killers: np.ndarray
     history: np.ndarray
     #: the transposition table (:func:`bitgames.core.tt.new_table`)
@@ -217,7 +224,8 @@ def qsearch(
     beta: int,
     st: SearchState,
 ) -> int:
-    """Quiescence search over zapping moves (those that only zap own Pawns skipped).
+    """Quiescence search over zapping moves (those that only zap own Pawns skipped), the
+    table's move first, then by history; results kept in the table at depth 0.
 
     When the side to move's beam currently leaves the board, a move can only zap if it
     touches a square of that beam, so only those moves are made.
@@ -234,12 +242,32 @@ def qsearch(
     own_path, stop_sq, kind = trace(occ, k, o0, o1, ctz(k & own))
     if kind == 2 and ((opp >> U(stop_sq)) & ONE):
         return MATE - (ply + 1)  # the null move zaps the enemy King
+    use_tt = params[P_USE_TT] != 0
+    store = use_tt
+    h = ZERO
+    h2 = ZERO
+    tt_move = -1
+    if use_tt:
+        h = _hash(w, b, k, o0, o1, side, _KEYS_A)
+        h2 = _hash(w, b, k, o0, o1, side, _KEYS_B)
+        row = tt.probe(st.tt, h, h2)
+        if row >= 0:
+            data = st.tt[row, 2]
+            lo = tt.value_from_tt(tt.lower(data), ply, MATE_BOUND, INF)
+            hi = tt.value_from_tt(tt.upper(data), ply, MATE_BOUND, INF)
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            store = tt.depth(data) == 0  # never overwrite a deeper search's entry
+            tt_move = tt.move(data)
     opp_path = laser_path(w, b, k, o0, o1, 1 - side)
     wpath = own_path if side == 0 else opp_path
     bpath = opp_path if side == 0 else own_path
     stand = evaluate(w, b, k, o0, o1, side, wpath, bpath, params) + params[P_HMB]
     if stand >= beta or ply >= MAX_PLY - 1:
         return stand
+    orig_alpha = alpha
     if stand > alpha:
         alpha = stand
     own_n = popcount(own)
@@ -250,8 +278,14 @@ def qsearch(
     else:
         n = gen_moves(w, b, k, o0, o1, side, opp_path, mv)
     best = stand
+    best_move = -1
+    sc = st.scores[ply]
+    hist = st.history
     for i in range(n):
-        m = mv[i]
+        mi = mv[i]
+        sc[i] = (1 << 30) if mi == tt_move else hist[side, _hkey(mi, k, o0, o1)]
+    for i in range(n):
+        m = _pick(i, n, mv, sc)
         nw, nb, nk, n0, n1, zapped, res = make_move(w, b, k, o0, o1, side, m)
         if res != NONE:
             if (res == 1) == (side == 0):
@@ -268,10 +302,15 @@ def qsearch(
             return 0
         if score > best:
             best = score
+            best_move = m
             if score > alpha:
                 alpha = score
                 if score >= beta:
                     break
+    if store:
+        value = tt.value_to_tt(best, ply, MATE_BOUND, INF)
+        tt.store(st.tt, h, h2, 0, stats[S_TT_GEN], value if best > orig_alpha else -INF,
+                 value if best < beta else INF, tt.NO_MOVE if best_move < 0 else best_move)
     return best
 
 
@@ -350,8 +389,17 @@ def _set_board(boards: np.ndarray, row: int, w: np.uint64, b: np.uint64, k: np.u
 
 
 @njit(_nrt=False, inline="always")
+def _hkey(m: int, k: np.uint64, o0: np.uint64, o1: np.uint64) -> int:
+    """History slot of move ``m``: the piece's kind, its square and orientation after it."""
+    fr = m & 63
+    to = (m >> 6) & 63
+    ori = (orientation(o0, o1, fr) + ((m >> 12) & 3)) & 3
+    return np.int64((k >> U(fr)) & ONE) * 256 + to * 4 + ori
+
+
+@njit(_nrt=False, inline="always")
 def _order_scores(n: int, mv: np.ndarray, sc: np.ndarray, k0: int, k1: int, side: int,
-                  history: np.ndarray) -> None:
+                  history: np.ndarray, k: np.uint64, o0: np.uint64, o1: np.uint64) -> None:
     """Ordering scores of the ``n`` generated moves: killers first, then history."""
     for i in range(n):
         mi = mv[i]
@@ -360,7 +408,19 @@ def _order_scores(n: int, mv: np.ndarray, sc: np.ndarray, k0: int, k1: int, side
         elif mi == k1:
             sc[i] = (1 << 30) - 1
         else:
-            sc[i] = history[side, mi & 0x3FFF]
+            sc[i] = history[side, _hkey(mi, k, o0, o1)]
+
+
+@njit(_nrt=False, inline="always")
+def _update_history(history: np.ndarray, side: int, m: int, best: bool, k: np.uint64,
+                    o0: np.uint64, o1: np.uint64) -> None:
+    """Score move ``m``, tried at a node whose best move it is (``best``) or not: the
+    best gains 11200, then every move tried keeps nine tenths of its score."""
+    key = _hkey(m, k, o0, o1)
+    v = history[side, key]
+    if best:
+        v += 11200
+    history[side, key] = v * 9 // 10
 
 
 @njit(_nrt=False, inline="always")
@@ -396,18 +456,12 @@ def _reduction(depth: int, nd: int, legal: int, quiet_late: bool, r1: int, r2: i
 
 
 @njit(_nrt=False, inline="always")
-def _reward(m: int, side: int, depth: int, ply: int, st: SearchState) -> None:
-    """A quiet move cut off: make it the first killer of its ply, raise its history."""
+def _killer(m: int, ply: int, st: SearchState) -> None:
+    """A move (quiet or zapping) cut off: make it the first killer of its ply."""
     killers = st.killers
-    history = st.history
     if killers[ply, 0] != m:
         killers[ply, 1] = killers[ply, 0]
         killers[ply, 0] = m
-    history[side, m & 0x3FFF] += depth * depth
-    if history[side, m & 0x3FFF] > (1 << 24):
-        for hs in range(2):
-            for hm in range(1 << 14):
-                history[hs, hm] //= 2
 
 
 @njit(_nrt=False)
@@ -513,7 +567,7 @@ def pvs(
             if not generated:
                 generated = True
                 n = gen_moves(w, b, k, o0, o1, side, enemy_path, mv)
-                _order_scores(n, mv, sc, k0, k1, side, st.history)
+                _order_scores(n, mv, sc, k0, k1, side, st.history, k, o0, o1)
             if idx >= n:
                 break
             m = _pick(idx, n, mv, sc)
@@ -582,9 +636,16 @@ def pvs(
             if score > alpha:
                 alpha = score
                 if score >= beta:
-                    if zapped == 0 and res == NONE:
-                        _reward(m, side, depth, ply, st)
+                    if res == NONE:
+                        _killer(m, ply, st)
                     break
+    if best_move >= 0:
+        hist = st.history
+        if tt_ok:
+            _update_history(hist, side, tt_move, tt_move == best_move, k, o0, o1)
+        for j in range(min(idx, n)):
+            if not (tt_ok and mv[j] == tt_move):
+                _update_history(hist, side, mv[j], mv[j] == best_move, k, o0, o1)
     if legal == 0:
         # cannot happen under the rules (a King rotation is always legal); be safe
         return static
@@ -693,7 +754,7 @@ class Engine(CoreEngine):
         self.tt = tt.new_table(tt_bits)
         self.generation = 0  # of the table: one more per search, 1..255
         self.killers = np.zeros((MAX_PLY + 2, 2), dtype=np.int64)
-        self.history = np.zeros((2, 1 << 14), dtype=np.int64)
+        self.history = np.zeros((2, HISTORY_SLOTS), dtype=np.int64)
         self._lock = threading.Lock()
         self._helper_tables: list[tuple[np.ndarray, np.ndarray]] = []  # killers, history
         self.default_depth = LEVEL_DEPTHS[4]
@@ -812,7 +873,7 @@ class Engine(CoreEngine):
         shared."""
         while len(self._helper_tables) < self.threads - 1:
             self._helper_tables.append((np.zeros((MAX_PLY + 2, 2), dtype=np.int64),
-                                        np.zeros((2, 1 << 14), dtype=np.int64)))
+                                        np.zeros((2, HISTORY_SLOTS), dtype=np.int64)))
 
         def run(index: int, stop: StopSignal) -> int:
             killers, history = self._helper_tables[index - 1]
