@@ -392,16 +392,14 @@ class PositionCache(Generic[B]):
     def board(self, start: str, moves: Sequence[str], first: Callable[[], B],
               play: Callable[[B, str], None]) -> B:
         """The board after ``moves`` from the position ``start`` (a new board each call)."""
-        known = len(self._moves)
-        if (self._board is not None and start == self._start
-                and list(moves[:known]) == self._moves):
-            board: B = self._board.copy()
-        else:
+        board, known = self._board, len(self._moves)
+        if board is None or start != self._start or list(moves[:known]) != self._moves:
             board, known = first(), 0
+        self._board = None  # played on in place: forgotten unless every move is legal
         for text in moves[known:]:
             play(board, text)
-        self._start, self._moves, self._board = start, list(moves), board.copy()
-        return board
+        self._start, self._moves, self._board = start, list(moves), board
+        return board.copy()
 
 
 # -- test harness for sessions ------------------------------------------------------------------

@@ -250,17 +250,10 @@ def qsearch(
     if use_tt:
         h = _hash(w, b, k, o0, o1, side, _KEYS_A)
         h2 = _hash(w, b, k, o0, o1, side, _KEYS_B)
-        row = tt.probe(st.tt, h, h2)
-        if row >= 0:
-            data = st.tt[row, 2]
-            lo = tt.value_from_tt(tt.lower(data), ply, MATE_BOUND, INF)
-            hi = tt.value_from_tt(tt.upper(data), ply, MATE_BOUND, INF)
-            if lo >= beta or lo == hi:
-                return lo
-            if hi <= alpha:
-                return hi
-            store = tt.depth(data) == 0  # never overwrite a deeper search's entry
-            tt_move = tt.move(data)
+        tt_move, cut, value, stored = _tt_probe(h, h2, 0, ply, alpha, beta, 0, st)
+        if cut:
+            return value
+        store = stored <= 0  # never overwrite a deeper search's entry
     opp_path = laser_path(w, b, k, o0, o1, 1 - side)
     wpath = own_path if side == 0 else opp_path
     bpath = opp_path if side == 0 else own_path
@@ -280,10 +273,7 @@ def qsearch(
     best = stand
     best_move = -1
     sc = st.scores[ply]
-    hist = st.history
-    for i in range(n):
-        mi = mv[i]
-        sc[i] = (1 << 30) if mi == tt_move else hist[side, _hkey(mi, k, o0, o1)]
+    _order_scores(n, mv, sc, tt_move, -1, side, st.history, k, o0, o1)
     for i in range(n):
         m = _pick(i, n, mv, sc)
         nw, nb, nk, n0, n1, zapped, res = make_move(w, b, k, o0, o1, side, m)
@@ -356,26 +346,28 @@ MATE_BOUND = MATE - MAX_PLY + 1
 
 @njit(_nrt=False, inline="always")
 def _tt_probe(h: np.uint64, h2: np.uint64, depth: int, ply: int, alpha: int, beta: int,
-              is_pv: int, st: SearchState) -> tuple[int, bool, int]:
-    """``(tt_move, cut, score)``: the stored move (-1: none) and, outside PV nodes, whether
-    the stored bounds settle the node (then return ``score``)."""
+              is_pv: int, st: SearchState) -> tuple[int, bool, int, int]:
+    """``(tt_move, cut, score, stored_depth)``: the stored move (-1: none), outside PV
+    nodes whether the stored bounds settle the node (then return ``score``), and the
+    depth of the entry (-1: none)."""
     row = tt.probe(st.tt, h, h2)
     if row < 0:
-        return -1, False, 0
+        return -1, False, 0, -1
     data = st.tt[row, 2]
+    stored = tt.depth(data)
     tt_move = tt.move(data)
     if tt_move == tt.NO_MOVE:
         tt_move = -1
-    if not is_pv and tt.depth(data) >= depth:
+    if not is_pv and stored >= depth:
         lo = tt.value_from_tt(tt.lower(data), ply, MATE_BOUND, INF)
         hi = tt.value_from_tt(tt.upper(data), ply, MATE_BOUND, INF)
         if lo == hi:
-            return tt_move, True, lo
+            return tt_move, True, lo, stored
         if lo >= beta:
-            return tt_move, True, lo
+            return tt_move, True, lo, stored
         if hi <= alpha:
-            return tt_move, True, hi
-    return tt_move, False, 0
+            return tt_move, True, hi, stored
+    return tt_move, False, 0, stored
 
 
 @njit(_nrt=False, inline="always")
@@ -400,7 +392,8 @@ def _hkey(m: int, k: np.uint64, o0: np.uint64, o1: np.uint64) -> int:
 @njit(_nrt=False, inline="always")
 def _order_scores(n: int, mv: np.ndarray, sc: np.ndarray, k0: int, k1: int, side: int,
                   history: np.ndarray, k: np.uint64, o0: np.uint64, o1: np.uint64) -> None:
-    """Ordering scores of the ``n`` generated moves: killers first, then history."""
+    """Ordering scores of the ``n`` generated moves: ``k0`` then ``k1`` first (the killers;
+    in quiescence the table's move and none), then history."""
     for i in range(n):
         mi = mv[i]
         if mi == k0:
@@ -511,7 +504,7 @@ def pvs(
     use_tt = params[P_USE_TT] != 0
     if use_tt:
         h2 = _hash(w, b, k, o0, o1, side, _KEYS_B)
-        tt_move, cut, value = _tt_probe(h, h2, depth, ply, alpha, beta, is_pv, st)
+        tt_move, cut, value, _ = _tt_probe(h, h2, depth, ply, alpha, beta, is_pv, st)
         if cut:
             return value
 

@@ -122,6 +122,17 @@ def info_line(info: Info) -> str:
             + " ".join(str(m) for m in info.pv))
 
 
+class _IllegalMove(Exception):
+    """A ``position`` move that is not legal (its text is the message)."""
+
+
+def _play(board: Board, text: str) -> None:
+    try:
+        board.push(text)
+    except ValueError:
+        raise _IllegalMove(text) from None
+
+
 class UciSession(Session):
     """Our engine in the 6.172 UCI dialect (see the module docstring).
 
@@ -233,12 +244,15 @@ class UciSession(Session):
             raise BitgamesError(f"unknown position type {args[0]}")
         moves = rest[1:] if rest and rest[0].lower() == "moves" else rest
         self.stop_thinking()
+
+        def first() -> Board:
+            return Board(fen, draw_rule="none")
+
         try:
-            self.board = self._positions.board(fen, moves,
-                                               lambda: Board(fen, draw_rule="none"), _play)
+            self.board = self._positions.board(fen, moves, first, _play)
         except _IllegalMove as exc:
             self.send(f"info string Move {exc} is illegal")
-            self.board = Board(fen, draw_rule="none")
+            self.board = first()
 
     def cmd_go(self, args: list[str]) -> None:
         limit, problems = _go_limit(args, self.board)
@@ -294,17 +308,6 @@ def run_uci(inp: TextIO | None = None, out: TextIO | None = None,
 
 
 # -- the other direction: driving an outside engine ----------------------------------------------
-
-
-class _IllegalMove(Exception):
-    """A ``position`` move that is not legal (its text is the message)."""
-
-
-def _play(board: Board, text: str) -> None:
-    try:
-        board.push(text)
-    except ValueError:
-        raise _IllegalMove(text) from None
 
 
 def position_command(board: Board) -> str:
