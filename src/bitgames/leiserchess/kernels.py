@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from bitgames.core.bits import ctz, popcount
+from bitgames.core.bits import clz, ctz, popcount
 from bitgames.core.jit import njit, register_warmup
 
 U = np.uint64
@@ -97,6 +97,26 @@ def orientation(o0: np.uint64, o1: np.uint64, sq: int) -> int:
     return np.int64((o0 >> s) & ONE) | (np.int64((o1 >> s) & ONE) << 1)
 
 
+def _ray_table() -> np.ndarray:
+    table = np.zeros(4 * 64, dtype=np.uint64)
+    for d in range(4):
+        for sq in range(64):
+            f, r, m = sq & 7, sq >> 3, 0
+            while True:
+                f += int(DFILE[d])
+                r += int(DRANK[d])
+                if not (0 <= f < 8 and 0 <= r < 8):
+                    break
+                m |= 1 << (r * 8 + f)
+            table[d * 64 + sq] = m
+    return table
+
+
+#: RAYS[dir * 64 + sq]: the squares a beam leaving ``sq`` in direction ``dir`` crosses
+#: on an empty board (``sq`` itself excluded).
+RAYS = _ray_table()
+
+
 @njit
 def trace(occ: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
           ksq: int) -> tuple[np.uint64, int, int]:
@@ -105,28 +125,28 @@ def trace(occ: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
     Returns ``(path, stop_sq, kind)``: ``path`` is the bitmap of the King's square, every
     square crossed and the stop square; ``kind`` is 0 when the beam leaves the board
     (``stop_sq`` = -1), 1 when it hits a Pawn on an opaque side, 2 when it hits a King.
-    The loop is bounded (a beam path is reversible, so it cannot cycle; kind 3 would say
-    the bound was reached, which never happens).
+    Each straight stretch is one ray lookup: the first piece on it is the lowest set bit
+    of ``ray & occ`` going N or E, the highest going S or W. The loop is bounded (a beam
+    path is reversible, so it cannot cycle; kind 3 would say the bound was reached, which
+    never happens).
     """
     d = orientation(o0, o1, ksq)
     path = ONE << U(ksq)
-    f = ksq & 7
-    r = ksq >> 3
+    sq = ksq
+    pieces = U(occ)
     for _ in range(257):
-        f += DFILE[d]
-        r += DRANK[d]
-        if f < 0 or f > 7 or r < 0 or r > 7:
-            return path, -1, 0
-        sq = r * 8 + f
-        bit = ONE << U(sq)
-        path |= bit
-        if occ & bit:
-            if k & bit:
-                return path, sq, 2
-            nd = REFLECT[d * 4 + orientation(o0, o1, sq)]
-            if nd < 0:
-                return path, sq, 1
-            d = nd
+        ray = RAYS[d * 64 + sq]
+        hit = ray & pieces
+        if hit == ZERO:
+            return path | ray, -1, 0
+        sq = ctz(hit) if d < 2 else 63 - clz(hit)
+        path |= ray & ~RAYS[d * 64 + sq]
+        if (k >> U(sq)) & ONE:
+            return path, sq, 2
+        nd = REFLECT[d * 4 + orientation(o0, o1, sq)]
+        if nd < 0:
+            return path, sq, 1
+        d = nd
     return path, -1, 3
 
 
@@ -143,24 +163,23 @@ def laser_path(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.u
 
 
 @njit
-def fire(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
-         side: int) -> tuple[Any, ...]:
-    """Fire ``side``'s laser, re-firing after every zapped Pawn.
-
-    Returns ``(w, b, k, o0, o1, zapped, result)``: the new bitboards, the number of Pawns
-    zapped, and :data:`NONE`, :data:`WHITE_KING_ZAPPED` or :data:`BLACK_KING_ZAPPED`
-    (that King is removed from the board).
-    """
+def fire_reach(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
+               side: int) -> tuple[Any, ...]:
+    """:func:`fire`, also returning (last) the bitmap of every square the beam crossed,
+    zapped squares included: what happens depends only on the pieces on those squares,
+    so a move that neither leaves nor enters one of them is followed by the same zaps."""
     own = w if side == WHITE else b
     kb = k & own
     zapped = 0
+    reach = ZERO
     if kb == ZERO:
-        return w, b, k, o0, o1, zapped, NONE
+        return w, b, k, o0, o1, zapped, NONE, reach
     ksq = ctz(kb)
     for _ in range(17):
         path, sq, kind = trace(w | b, k, o0, o1, ksq)
+        reach |= path
         if kind == 0 or kind == 3:
-            return w, b, k, o0, o1, zapped, NONE
+            return w, b, k, o0, o1, zapped, NONE, reach
         keep = ~(ONE << U(sq))
         is_white = (w >> U(sq)) & ONE
         w &= keep
@@ -170,9 +189,22 @@ def fire(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
         o1 &= keep
         if kind == 2:
             res = WHITE_KING_ZAPPED if is_white else BLACK_KING_ZAPPED
-            return w, b, k, o0, o1, zapped, res
+            return w, b, k, o0, o1, zapped, res, reach
         zapped += 1
-    return w, b, k, o0, o1, zapped, NONE
+    return w, b, k, o0, o1, zapped, NONE, reach
+
+
+@njit
+def fire(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
+         side: int) -> tuple[Any, ...]:
+    """Fire ``side``'s laser, re-firing after every zapped Pawn.
+
+    Returns ``(w, b, k, o0, o1, zapped, result)``: the new bitboards, the number of Pawns
+    zapped, and :data:`NONE`, :data:`WHITE_KING_ZAPPED` or :data:`BLACK_KING_ZAPPED`
+    (that King is removed from the board).
+    """
+    w, b, k, o0, o1, zapped, res, _reach = fire_reach(w, b, k, o0, o1, side)
+    return w, b, k, o0, o1, zapped, res
 
 
 @njit

@@ -70,6 +70,7 @@ from bitgames.leiserchess.kernels import (
     MAX_MOVES,
     NEIGHBOURS,
     NONE,
+    fire_reach,
     gen_moves,
     laser_path,
     make_move,
@@ -148,41 +149,6 @@ def pseudo_legal(
     return rot == 0 and ((NEIGHBOURS[fr] >> U(to)) & ONE) == ONE
 
 
-@njit(_nrt=False)
-def gen_touching(
-    w: np.uint64,
-    b: np.uint64,
-    k: np.uint64,
-    side: int,
-    enemy_path: np.uint64,
-    own_path: np.uint64,
-    out: np.ndarray,
-) -> int:
-    """The pseudo-legal moves that touch a square of ``own_path`` (from or to): when the
-    side's beam leaves the board, only these can zap. No null move (it changes nothing)."""
-    own = w if side == 0 else b
-    movers = own & ~(enemy_path & own & ~k)
-    n = 0
-    while movers:
-        sq = ctz(movers)
-        movers &= movers - ONE
-        nb = NEIGHBOURS[sq]
-        if (own_path >> U(sq)) & ONE:
-            tos = nb
-            out[n] = sq | (sq << 6) | (1 << 12)
-            out[n + 1] = sq | (sq << 6) | (2 << 12)
-            out[n + 2] = sq | (sq << 6) | (3 << 12)
-            n += 3
-        else:
-            tos = nb & own_path
-        while tos:
-            to = ctz(tos)
-            tos &= tos - ONE
-            out[n] = sq | (to << 6)
-            n += 1
-    return n
-
-
 class SearchState(NamedTuple):
     """The arrays every node of one search shares (allocated by :class:`Engine`)."""
 
@@ -212,6 +178,47 @@ class SearchState(NamedTuple):
 
 
 @njit(_nrt=False)
+def zapping_moves(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
+                  side: int, enemy_path: np.uint64, out: np.ndarray) -> int:
+    """Write ``side``'s pseudo-legal moves that zap an enemy piece into ``out`` (in
+    generation order) and return their number, or -1 when one zaps the enemy King.
+
+    Moves that zap only own Pawns, or the own King, are left out. Firing from the
+    position as it stands tells what every move off the beam's squares would zap, so only
+    the moves touching those squares are made.
+
+    >>> from bitgames.leiserchess.board import Board
+    >>> bb = [np.uint64(x) for x in Board().bitboards()]
+    >>> zapping_moves(*bb, 0, np.uint64(laser_path(*bb, 1)), np.zeros(MAX_MOVES, dtype=np.int64))
+    0
+    """
+    opp_n = popcount(b if side == 0 else w)
+    fw, fb, _fk, _f0, _f1, _fz, fres, reach = fire_reach(w, b, k, o0, o1, side)
+    if fres != NONE and (fres == 1) != (side == 0):
+        return -1  # even the null move zaps the enemy King
+    off_zaps = fres == NONE and popcount(fb if side == 0 else fw) < opp_n
+    n = gen_moves(w, b, k, o0, o1, side, enemy_path, out)
+    z = 0
+    for i in range(n):
+        m = out[i]
+        if not ((reach >> U(m & 63)) & ONE) and not ((reach >> U((m >> 6) & 63)) & ONE):
+            if off_zaps:
+                out[z] = m
+                z += 1
+            continue
+        nw, nb, _nk, _n0, _n1, zapped, res = make_move(w, b, k, o0, o1, side, m)
+        if res != NONE:
+            if (res == 1) == (side == 0):
+                continue  # suicide
+            return -1
+        if zapped == 0 or popcount(nb if side == 0 else nw) == opp_n:
+            continue  # no zap, or only own Pawns zapped
+        out[z] = m
+        z += 1
+    return z
+
+
+@njit(_nrt=False)
 def qsearch(
     w: np.uint64,
     b: np.uint64,
@@ -224,11 +231,10 @@ def qsearch(
     beta: int,
     st: SearchState,
 ) -> int:
-    """Quiescence search over zapping moves (those that only zap own Pawns skipped), the
-    table's move first, then by history; results kept in the table at depth 0.
+    """Quiescence search over zapping moves (those that only zap own Pawns skipped),
+    ordered by history; no table (probing it here cost more time than it saved).
 
-    When the side to move's beam currently leaves the board, a move can only zap if it
-    touches a square of that beam, so only those moves are made.
+    The moves come from :func:`zapping_moves`.
     """
     stats = st.stats
     stop = st.stop
@@ -238,69 +244,36 @@ def qsearch(
         stats[S_SELDEPTH] = ply
     own = w if side == 0 else b
     opp = b if side == 0 else w
-    occ = w | b
-    own_path, stop_sq, kind = trace(occ, k, o0, o1, ctz(k & own))
+    own_path, stop_sq, kind = trace(w | b, k, o0, o1, ctz(k & own))
     if kind == 2 and ((opp >> U(stop_sq)) & ONE):
         return MATE - (ply + 1)  # the null move zaps the enemy King
-    use_tt = params[P_USE_TT] != 0
-    store = use_tt
-    h = ZERO
-    h2 = ZERO
-    tt_move = -1
-    if use_tt:
-        h = _hash(w, b, k, o0, o1, side, _KEYS_A)
-        h2 = _hash(w, b, k, o0, o1, side, _KEYS_B)
-        tt_move, cut, value, stored = _tt_probe(h, h2, 0, ply, alpha, beta, 0, st)
-        if cut:
-            return value
-        store = stored <= 0  # never overwrite a deeper search's entry
     opp_path = laser_path(w, b, k, o0, o1, 1 - side)
     wpath = own_path if side == 0 else opp_path
     bpath = opp_path if side == 0 else own_path
     stand = evaluate(w, b, k, o0, o1, side, wpath, bpath, params) + params[P_HMB]
     if stand >= beta or ply >= MAX_PLY - 1:
         return stand
-    orig_alpha = alpha
     if stand > alpha:
         alpha = stand
-    own_n = popcount(own)
-    opp_n = popcount(opp)
     mv = st.moves[ply]
-    if kind == 0:
-        n = gen_touching(w, b, k, side, opp_path, own_path, mv)
-    else:
-        n = gen_moves(w, b, k, o0, o1, side, opp_path, mv)
+    z = zapping_moves(w, b, k, o0, o1, side, opp_path, mv)
+    if z < 0:
+        return MATE - (ply + 1)
     best = stand
-    best_move = -1
     sc = st.scores[ply]
-    _order_scores(n, mv, sc, tt_move, -1, side, st.history, k, o0, o1)
-    for i in range(n):
-        m = _pick(i, n, mv, sc)
-        nw, nb, nk, n0, n1, zapped, res = make_move(w, b, k, o0, o1, side, m)
-        if res != NONE:
-            if (res == 1) == (side == 0):
-                continue  # suicide
-            return MATE - (ply + 1)
-        if zapped == 0:
-            continue
-        nown = popcount(nw if side == 0 else nb)
-        nopp = popcount(nb if side == 0 else nw)
-        if nopp == opp_n and nown < own_n:
-            continue  # blunder: zaps only own pawns
+    _order_scores(z, mv, sc, -1, -1, side, st.history, k, o0, o1)
+    for i in range(z):
+        m = _pick(i, z, mv, sc)
+        nw, nb, nk, n0, n1, _zapped, _res = make_move(w, b, k, o0, o1, side, m)
         score = -qsearch(nw, nb, nk, n0, n1, 1 - side, ply + 1, -beta, -alpha, st)
         if stop[0]:
             return 0
         if score > best:
             best = score
-            best_move = m
             if score > alpha:
                 alpha = score
                 if score >= beta:
                     break
-    if store:
-        value = tt.value_to_tt(best, ply, MATE_BOUND, INF)
-        tt.store(st.tt, h, h2, 0, stats[S_TT_GEN], value if best > orig_alpha else -INF,
-                 value if best < beta else INF, tt.NO_MOVE if best_move < 0 else best_move)
     return best
 
 
@@ -346,13 +319,12 @@ MATE_BOUND = MATE - MAX_PLY + 1
 
 @njit(_nrt=False, inline="always")
 def _tt_probe(h: np.uint64, h2: np.uint64, depth: int, ply: int, alpha: int, beta: int,
-              is_pv: int, st: SearchState) -> tuple[int, bool, int, int]:
-    """``(tt_move, cut, score, stored_depth)``: the stored move (-1: none), outside PV
-    nodes whether the stored bounds settle the node (then return ``score``), and the
-    depth of the entry (-1: none)."""
+              is_pv: int, st: SearchState) -> tuple[int, bool, int]:
+    """``(tt_move, cut, score)``: the stored move (-1: none) and, outside PV nodes,
+    whether the stored bounds settle the node (then return ``score``)."""
     row = tt.probe(st.tt, h, h2)
     if row < 0:
-        return -1, False, 0, -1
+        return -1, False, 0
     data = st.tt[row, 2]
     stored = tt.depth(data)
     tt_move = tt.move(data)
@@ -362,12 +334,12 @@ def _tt_probe(h: np.uint64, h2: np.uint64, depth: int, ply: int, alpha: int, bet
         lo = tt.value_from_tt(tt.lower(data), ply, MATE_BOUND, INF)
         hi = tt.value_from_tt(tt.upper(data), ply, MATE_BOUND, INF)
         if lo == hi:
-            return tt_move, True, lo, stored
+            return tt_move, True, lo
         if lo >= beta:
-            return tt_move, True, lo, stored
+            return tt_move, True, lo
         if hi <= alpha:
-            return tt_move, True, hi, stored
-    return tt_move, False, 0, stored
+            return tt_move, True, hi
+    return tt_move, False, 0
 
 
 @njit(_nrt=False, inline="always")
@@ -393,7 +365,7 @@ def _hkey(m: int, k: np.uint64, o0: np.uint64, o1: np.uint64) -> int:
 def _order_scores(n: int, mv: np.ndarray, sc: np.ndarray, k0: int, k1: int, side: int,
                   history: np.ndarray, k: np.uint64, o0: np.uint64, o1: np.uint64) -> None:
     """Ordering scores of the ``n`` generated moves: ``k0`` then ``k1`` first (the killers;
-    in quiescence the table's move and none), then history."""
+    in quiescence none), then history."""
     for i in range(n):
         mi = mv[i]
         if mi == k0:
@@ -504,7 +476,7 @@ def pvs(
     use_tt = params[P_USE_TT] != 0
     if use_tt:
         h2 = _hash(w, b, k, o0, o1, side, _KEYS_B)
-        tt_move, cut, value, _ = _tt_probe(h, h2, depth, ply, alpha, beta, is_pv, st)
+        tt_move, cut, value = _tt_probe(h, h2, depth, ply, alpha, beta, is_pv, st)
         if cut:
             return value
 
@@ -552,6 +524,13 @@ def pvs(
     orig_alpha = alpha
     bd = st.boards
     pw, pb, pk, p0, p1 = bd[ply, 0], bd[ply, 1], bd[ply, 2], bd[ply, 3], bd[ply, 4]
+    # at a futile node, the quiet moves after the first are not searched: those off the
+    # squares the beam's firing depends on are known quiet without being made
+    reach = ZERO
+    off_quiet = False
+    if futile:
+        _w, _b, _k, _o0, _o1, fz, fres, reach = fire_reach(w, b, k, o0, o1, side)
+        off_quiet = fres == NONE and fz == 0
     idx = -1 if tt_ok else 0
     while True:
         if idx < 0:
@@ -565,6 +544,12 @@ def pvs(
                 break
             m = _pick(idx, n, mv, sc)
             if tt_ok and m == tt_move:
+                idx += 1
+                continue
+            if (off_quiet and legal > 0 and m != k0 and m != k1
+                    and not ((reach >> U(m & 63)) & ONE)
+                    and not ((reach >> U((m >> 6) & 63)) & ONE)):
+                legal += 1
                 idx += 1
                 continue
         idx += 1
