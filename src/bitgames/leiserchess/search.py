@@ -4,7 +4,7 @@ Kernel side: :func:`pvs` (negamax PVS with the shared transposition table of
 :mod:`bitgames.core.tt`, keyed by two independent position hashes; killer and history
 ordering, null-move pruning, late-move reductions outside PV nodes, reverse and extended
 futility pruning, a +1 extension for zapping moves, repetition draws and the Ko rule) and
-:func:`qsearch` (zapping moves only, blunders skipped, with the same table and ordering).
+:func:`qsearch` (zapping moves only, blunders skipped, history order, no table).
 The history is the course players' one: a slot per piece kind, square and orientation
 after the move; every move a node tries loses a tenth of its score, the node's best move
 gains first. Both beam paths are computed once per node and shared by move generation
@@ -177,6 +177,12 @@ class SearchState(NamedTuple):
     cb_pawn: np.ndarray
 
 
+@njit(_nrt=False, inline="always")
+def _touches(m: int, squares: np.uint64) -> bool:
+    """Whether move ``m`` leaves or enters one of ``squares`` (a rotation: its square)."""
+    return bool((squares >> U(m & 63)) & ONE) or bool((squares >> U((m >> 6) & 63)) & ONE)
+
+
 @njit(_nrt=False)
 def zapping_moves(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
                   side: int, enemy_path: np.uint64, out: np.ndarray) -> int:
@@ -201,7 +207,7 @@ def zapping_moves(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: n
     z = 0
     for i in range(n):
         m = out[i]
-        if not ((reach >> U(m & 63)) & ONE) and not ((reach >> U((m >> 6) & 63)) & ONE):
+        if not _touches(m, reach):
             if off_zaps:
                 out[z] = m
                 z += 1
@@ -320,17 +326,16 @@ MATE_BOUND = MATE - MAX_PLY + 1
 @njit(_nrt=False, inline="always")
 def _tt_probe(h: np.uint64, h2: np.uint64, depth: int, ply: int, alpha: int, beta: int,
               is_pv: int, st: SearchState) -> tuple[int, bool, int]:
-    """``(tt_move, cut, score)``: the stored move (-1: none) and, outside PV nodes,
-    whether the stored bounds settle the node (then return ``score``)."""
+    """``(tt_move, cut, score)``: the stored move (-1: none) and, outside PV nodes, whether
+    the stored bounds settle the node (then return ``score``)."""
     row = tt.probe(st.tt, h, h2)
     if row < 0:
         return -1, False, 0
     data = st.tt[row, 2]
-    stored = tt.depth(data)
     tt_move = tt.move(data)
     if tt_move == tt.NO_MOVE:
         tt_move = -1
-    if not is_pv and stored >= depth:
+    if not is_pv and tt.depth(data) >= depth:
         lo = tt.value_from_tt(tt.lower(data), ply, MATE_BOUND, INF)
         hi = tt.value_from_tt(tt.upper(data), ply, MATE_BOUND, INF)
         if lo == hi:
@@ -524,13 +529,8 @@ def pvs(
     orig_alpha = alpha
     bd = st.boards
     pw, pb, pk, p0, p1 = bd[ply, 0], bd[ply, 1], bd[ply, 2], bd[ply, 3], bd[ply, 4]
-    # at a futile node, the quiet moves after the first are not searched: those off the
-    # squares the beam's firing depends on are known quiet without being made
     reach = ZERO
     off_quiet = False
-    if futile:
-        _w, _b, _k, _o0, _o1, fz, fres, reach = fire_reach(w, b, k, o0, o1, side)
-        off_quiet = fres == NONE and fz == 0
     idx = -1 if tt_ok else 0
     while True:
         if idx < 0:
@@ -540,15 +540,18 @@ def pvs(
                 generated = True
                 n = gen_moves(w, b, k, o0, o1, side, enemy_path, mv)
                 _order_scores(n, mv, sc, k0, k1, side, st.history, k, o0, o1)
+                if futile:
+                    # the quiet moves after the first are not searched here: those off the
+                    # squares the beam's firing depends on are known quiet unmade
+                    _w, _b, _k, _o0, _o1, fz, fres, reach = fire_reach(w, b, k, o0, o1, side)
+                    off_quiet = fres == NONE and fz == 0
             if idx >= n:
                 break
             m = _pick(idx, n, mv, sc)
             if tt_ok and m == tt_move:
                 idx += 1
                 continue
-            if (off_quiet and legal > 0 and m != k0 and m != k1
-                    and not ((reach >> U(m & 63)) & ONE)
-                    and not ((reach >> U((m >> 6) & 63)) & ONE)):
+            if off_quiet and legal > 0 and m != k0 and m != k1 and not _touches(m, reach):
                 legal += 1
                 idx += 1
                 continue
