@@ -86,6 +86,22 @@ SPLIT_MIN = 18
 SPLIT_WAIT = 2
 SPLIT_PV_WAIT = 2
 
+#: Iterative selectivity (endgame Multi-ProbCut): a solve of at least SELECTIVE_MIN empties
+#: first runs selective passes, each cutting a null-window node of at least PC_MIN empties
+#: when a shallow evaluation search says its score lies outside the window by more than
+#: ``SEL_T[level]`` standard deviations; then the exact pass (level EXACT) starts from their
+#: best moves. The table tags each entry with its level: a pass takes a bound only from an
+#: entry of its own level or a more exact one, so the exact pass uses exact bounds only.
+SEL_T = np.array([1.1, 1.5, 2.0], dtype=np.float64)
+EXACT = len(SEL_T)
+SELECTIVE_MIN = 22
+PC_MIN = 14
+PC_MAX_DEPTH = 6
+#: exact score (centi-discs) ~ shallow search value + PC_BIAS[d], residual PC_SIGMA[d], by
+#: the shallow search's depth d (``benchmarks/othello_endgame_mpc_fit.py``: 14-22 empties)
+PC_BIAS = np.array([150, -200, 90, -200, 60, -215, 65], dtype=np.int64)
+PC_SIGMA = np.array([1000, 880, 750, 660, 625, 535, 495], dtype=np.float64)
+
 _CORNERS = U(0x8100_0000_0000_0081)
 _NOT_A = U(0xFEFE_FEFE_FEFE_FEFE)
 _NOT_H = U(0x7F7F_7F7F_7F7F_7F7F)
@@ -430,6 +446,35 @@ def next_child(
     return x, o ^ f, p ^ f ^ (_ONE << U(x))
 
 
+@njit(inline="always")
+def tt_depth(n: int, sel: int) -> int:
+    """The depth word of a table entry: the empties ``n`` and the selectivity level."""
+    return 4 * n + sel
+
+
+@njit(inline="always")
+def tt_level(data: np.uint64) -> int:
+    """The selectivity level of a table entry (:data:`EXACT`: its bounds are proven)."""
+    return table.depth(data) & 3
+
+
+@njit(_nrt=False)
+def _probcut(p: np.uint64, o: np.uint64, alpha: int, n: int, sel: int, ev: Evaluation,
+             stats: np.ndarray) -> int:
+    """Multi-ProbCut at a null-window node of ``n`` empties: +1 if a shallow evaluation
+    search puts the score above ``alpha`` by ``SEL_T[sel]`` standard deviations, -1 if
+    below by as much, else 0."""
+    d = min((n - 11) >> 1, PC_MAX_DEPTH)
+    margin = SEL_T[sel] * PC_SIGMA[d]
+    hi = np.int64(np.ceil(100.0 * (alpha + 1) + margin)) - PC_BIAS[d]
+    if hi < 6400 and _order_search(p, o, d, hi - 1, hi, ev, stats) >= hi:
+        return 1
+    lo = np.int64(np.floor(100.0 * alpha - margin)) - PC_BIAS[d]
+    if lo > -6400 and _order_search(p, o, d, lo, lo + 1, ev, stats) <= lo:
+        return -1
+    return 0
+
+
 @njit(_nrt=False)
 def _nws(
     p: np.uint64,
@@ -443,8 +488,10 @@ def _nws(
     mflip: np.ndarray,
     stats: np.ndarray,
     ev: Evaluation,
+    sel: int,
 ) -> int:
-    """Null-window search (is the score > alpha?) with more than :data:`SHALLOW` empties.
+    """Null-window search (is the score > alpha?) with more than :data:`SHALLOW` empties,
+    at selectivity level ``sel`` (:data:`EXACT`: no cut that is not proven).
 
     ``stats[STOP]`` nonzero asks the search to stop: it unwinds at once, storing nothing
     more (its result is then meaningless).
@@ -456,7 +503,7 @@ def _nws(
     if moves == _ZERO:
         if legal_moves(o, p) == _ZERO:
             return final_score(p, o)
-        return -_nws(o, p, -alpha - 1, n, tt, gen, msq, mval, mflip, stats, ev)
+        return -_nws(o, p, -alpha - 1, n, tt, gen, msq, mval, mflip, stats, ev, sel)
     if alpha >= STABILITY_THRESHOLD[n]:
         upper = 64 - 2 * popcount(stable_discs(o, p))
         if upper <= alpha:
@@ -465,13 +512,18 @@ def _nws(
     idx = table.probe(tt, p, o)
     if idx >= 0:
         d = tt[idx, 2]
-        lower = table.lower(d)
-        if lower > alpha:
-            return lower
-        upper = table.upper(d)
-        if upper <= alpha:
-            return upper
         tt_move = table.move(d)
+        if tt_level(d) >= sel:
+            lower = table.lower(d)
+            if lower > alpha:
+                return lower
+            upper = table.upper(d)
+            if upper <= alpha:
+                return upper
+    if sel < EXACT and n >= PC_MIN:
+        cut = _probcut(p, o, alpha, n, sel, ev, stats)
+        if cut != 0:
+            return alpha + 1 if cut > 0 else alpha
     k = _order_moves(p, o, moves, tt_move, n, alpha, msq, mval, mflip, ev, stats)
     if n > ETC_MIN:
         for i in range(k):
@@ -479,17 +531,17 @@ def _nws(
             cp = o ^ f
             co = p ^ f ^ (_ONE << U(msq[n, i]))
             j = table.probe(tt, cp, co)
-            if j >= 0:
+            if j >= 0 and tt_level(tt[j, 2]) >= sel:
                 child_upper = table.upper(tt[j, 2])
                 if -child_upper > alpha:
-                    table.store(tt, p, o, n, gen, -child_upper, 64, msq[n, i])
+                    table.store(tt, p, o, tt_depth(n, sel), gen, -child_upper, 64, msq[n, i])
                     return -child_upper
     best = -INF
     best_move = PASS
     for i in range(k):
         x, cp, co = next_child(p, o, n, i, k, msq, mval, mflip)
         if n - 1 > SHALLOW:
-            s = -_nws(cp, co, -alpha - 1, n - 1, tt, gen, msq, mval, mflip, stats, ev)
+            s = -_nws(cp, co, -alpha - 1, n - 1, tt, gen, msq, mval, mflip, stats, ev, sel)
         else:
             s = -_shallow(cp, co, -alpha - 1, ~(cp | co), n - 1, stats)
         if s > best:
@@ -500,9 +552,9 @@ def _nws(
     if stats[STOP] != 0:  # stopped below: the children's scores mean nothing
         return alpha
     if best > alpha:
-        table.store(tt, p, o, n, gen, best, 64, best_move)
+        table.store(tt, p, o, tt_depth(n, sel), gen, best, 64, best_move)
     else:
-        table.store(tt, p, o, n, gen, -64, best, best_move)
+        table.store(tt, p, o, tt_depth(n, sel), gen, -64, best, best_move)
     return best
 
 
@@ -523,8 +575,10 @@ def _pvs(
     pv_len: np.ndarray,
     stats: np.ndarray,
     ev: Evaluation,
+    sel: int,
 ) -> int:
-    """Full-window search along the principal variation; fills ``pv[ply]``."""
+    """Full-window search along the principal variation at selectivity level ``sel``;
+    fills ``pv[ply]``."""
     stats[NODES] += 1
     if stats[STOP] != 0:
         return alpha
@@ -534,7 +588,7 @@ def _pvs(
         if legal_moves(o, p) == _ZERO:
             return final_score(p, o)
         s = -_pvs(o, p, -beta, -alpha, n, ply + 1, tt, gen, msq, mval, mflip, pv, pv_len, stats,
-                  ev)
+                  ev, sel)
         pv[ply, 0] = PASS
         for j in range(pv_len[ply + 1]):
             pv[ply, j + 1] = pv[ply + 1, j]
@@ -554,15 +608,15 @@ def _pvs(
             s = -final_score(cp, co)
         elif i == 0:
             s = -_pvs(cp, co, -beta, -a, n - 1, ply + 1, tt, gen, msq, mval, mflip, pv, pv_len,
-                      stats, ev)
+                      stats, ev, sel)
         else:
             if n - 1 > SHALLOW:
-                s = -_nws(cp, co, -a - 1, n - 1, tt, gen, msq, mval, mflip, stats, ev)
+                s = -_nws(cp, co, -a - 1, n - 1, tt, gen, msq, mval, mflip, stats, ev, sel)
             else:
                 s = -_shallow(cp, co, -a - 1, ~(cp | co), n - 1, stats)
             if a < s < beta:
                 s = -_pvs(cp, co, -beta, 1 - s, n - 1, ply + 1, tt, gen, msq, mval, mflip, pv,
-                          pv_len, stats, ev)
+                          pv_len, stats, ev, sel)
         if s > best:
             best = s
             best_move = x
@@ -583,7 +637,7 @@ def _pvs(
     lower = best if best > alpha else -64
     upper = best if best < beta else 64
     if n > SHALLOW and stats[STOP] == 0:
-        table.store(tt, p, o, n, gen, lower, upper, best_move)
+        table.store(tt, p, o, tt_depth(n, sel), gen, lower, upper, best_move)
     return best
 
 
@@ -598,8 +652,10 @@ def solve_kernel(
     pv: np.ndarray,
     stats: np.ndarray,
     ev: Evaluation,
+    sel: int,
 ) -> tuple[int, int]:
-    """Solve ``(p, o)`` in the window (alpha, beta); return (score, PV length in ``pv``).
+    """Solve ``(p, o)`` in the window (alpha, beta) at selectivity level ``sel``
+    (:data:`EXACT`: exactly); return (score, PV length in ``pv``).
 
     ``ev``: the pattern evaluation that orders the moves far from the end.
 
@@ -613,7 +669,8 @@ def solve_kernel(
     pvt = np.zeros((130, 130), dtype=np.int64)
     pv_len = np.zeros(130, dtype=np.int64)
     root_ply = np.int64(0)  # a variable, not the literal 0: one signature for _pvs
-    s = _pvs(p, o, alpha, beta, n, root_ply, tt, gen, msq, mval, mflip, pvt, pv_len, stats, ev)
+    s = _pvs(p, o, alpha, beta, n, root_ply, tt, gen, msq, mval, mflip, pvt, pv_len, stats, ev,
+             sel)
     for j in range(pv_len[0]):
         pv[j] = pvt[0, j]
     return s, pv_len[0]
@@ -649,7 +706,7 @@ VALUE, PASSED, CHILDREN = 0, 1, 2
 @njit(nogil=True)
 def expand_kernel(p: np.uint64, o: np.uint64, alpha: int, pv_node: int, n: int,
                   tt: np.ndarray, gen: int, b: Buffers, ev: Evaluation,
-                  stats: np.ndarray) -> tuple[int, int, int]:
+                  stats: np.ndarray, sel: int) -> tuple[int, int, int]:
     """Expand a node of the split solve as :func:`_nws` (or :func:`_pvs` when ``pv_node``)
     begins it: ``(VALUE, value, 0)`` for a game end or a cut-off, ``(PASSED, 0, 0)``, or
     ``(CHILDREN, 0, k)`` with the ``k`` children best first in ``b.child_*``."""
@@ -663,7 +720,7 @@ def expand_kernel(p: np.uint64, o: np.uint64, alpha: int, pv_node: int, n: int,
     if idx >= 0:
         d = tt[idx, 2]
         tt_move = table.move(d)
-        if not pv_node:
+        if not pv_node and tt_level(d) >= sel:
             if table.lower(d) > alpha:
                 return VALUE, table.lower(d), 0
             if table.upper(d) <= alpha:
@@ -672,13 +729,17 @@ def expand_kernel(p: np.uint64, o: np.uint64, alpha: int, pv_node: int, n: int,
         upper = 64 - 2 * popcount(stable_discs(o, p))
         if upper <= alpha:
             return VALUE, upper, 0
+    if not pv_node and sel < EXACT and n >= PC_MIN:
+        cut = _probcut(p, o, alpha, n, sel, ev, stats)
+        if cut != 0:
+            return VALUE, alpha + 1 if cut > 0 else alpha, 0
     k = _order_moves(p, o, moves, tt_move, n, alpha, b.msq, b.mval, b.mflip, ev, stats)
     for i in range(k):
         x, cp, co = next_child(p, o, n, i, k, b.msq, b.mval, b.mflip)
         if not pv_node:  # enhanced transposition cutoff
             j = table.probe(tt, cp, co)
-            if j >= 0 and -table.upper(tt[j, 2]) > alpha:
-                table.store(tt, p, o, n, gen, -table.upper(tt[j, 2]), 64, x)
+            if j >= 0 and tt_level(tt[j, 2]) >= sel and -table.upper(tt[j, 2]) > alpha:
+                table.store(tt, p, o, tt_depth(n, sel), gen, -table.upper(tt[j, 2]), 64, x)
                 return VALUE, -table.upper(tt[j, 2]), 0
         b.child_sq[i] = x
         b.child_p[i] = cp
@@ -688,15 +749,16 @@ def expand_kernel(p: np.uint64, o: np.uint64, alpha: int, pv_node: int, n: int,
 
 @njit(nogil=True)
 def serial_kernel(p: np.uint64, o: np.uint64, alpha: int, beta: int, n: int, tt: np.ndarray,
-                  gen: int, b: Buffers, stats: np.ndarray, ev: Evaluation) -> tuple[int, int]:
+                  gen: int, b: Buffers, stats: np.ndarray, ev: Evaluation,
+                  sel: int) -> tuple[int, int]:
     """The one-thread search of a node of the split solve: a null-window search when
     ``beta == alpha + 1`` (no PV), else a PV search; returns (score, PV length in
     ``b.pv[0]``)."""
     if beta == alpha + 1 and n > SHALLOW:
-        return _nws(p, o, alpha, n, tt, gen, b.msq, b.mval, b.mflip, stats, ev), 0
+        return _nws(p, o, alpha, n, tt, gen, b.msq, b.mval, b.mflip, stats, ev, sel), 0
     root_ply = np.int64(0)
     s = _pvs(p, o, alpha, beta, n, root_ply, tt, gen, b.msq, b.mval, b.mflip, b.pv, b.pv_len,
-             stats, ev)
+             stats, ev, sel)
     return s, b.pv_len[0]
 
 
@@ -704,10 +766,13 @@ class _SplitSolve:
     """The solver's side of a split search (:class:`bitgames.core.ybwc.Game`); a
     position is the pair of bitboards (side to move, other side)."""
 
-    def __init__(self, tt: np.ndarray, gen: int, threads: int, ev: Evaluation) -> None:
+    def __init__(self, tt: np.ndarray, gen: int, threads: int, ev: Evaluation,
+                 sel: int = EXACT) -> None:
         self.tt = tt
         self.gen = gen
         self.ev = ev
+        #: the selectivity level of the pass
+        self.sel = sel
         self.buffers = [new_buffers() for _ in range(threads)]
         #: per thread: the nodes of the ordering searches of :meth:`expand`
         self.expand_stats = np.zeros((threads, 4), dtype=np.int64)
@@ -717,7 +782,7 @@ class _SplitSolve:
                stats: np.ndarray) -> tuple[int, list[int]]:
         b = self.buffers[thread]
         s, length = serial_kernel(position[0], position[1], alpha, beta, depth, self.tt,
-                                  self.gen, b, stats, self.ev)
+                                  self.gen, b, stats, self.ev, self.sel)
         return int(s), [int(x) for x in b.pv[0, :length]]
 
     def expand(self, thread: int, position: tuple[np.uint64, np.uint64], alpha: int,
@@ -726,7 +791,7 @@ class _SplitSolve:
         p, o = position
         b = self.buffers[thread]
         status, value, k = expand_kernel(p, o, alpha, int(pv_node), depth, self.tt, self.gen, b,
-                                         self.ev, self.expand_stats[thread])
+                                         self.ev, self.expand_stats[thread], self.sel)
         if status == VALUE:
             return ybwc.Expansion(value=int(value))
         if status == PASSED:
@@ -737,7 +802,7 @@ class _SplitSolve:
     def store(self, position: tuple[np.uint64, np.uint64], depth: int, alpha: int, beta: int,
               best: int, best_move: int) -> None:
         if best_move != PASS:
-            table.store(self.tt, position[0], position[1], depth, self.gen,
+            table.store(self.tt, position[0], position[1], tt_depth(depth, self.sel), self.gen,
                         best if best > alpha else -64, best if best < beta else 64, best_move)
 
 
@@ -794,7 +859,7 @@ class Solver:
     """
 
     def __init__(self, table_bits: int = 21, threads: int = 1,
-                 evaluation: Evaluation | None = None) -> None:
+                 evaluation: Evaluation | None = None, selective: bool = True) -> None:
         self.table = new_table(table_bits)
         #: the pattern evaluation that orders moves far from the end: ``evaluation``,
         #: else the shipped weights (else none: the ordering then rests on mobility alone)
@@ -802,6 +867,8 @@ class Solver:
         #: threads of a solve: above 1, positions of at least :data:`SPLIT_MIN` empties
         #: are solved by the split search of :mod:`bitgames.core.ybwc`
         self.threads = threads
+        #: run the selective passes before the exact one (the answer is exact either way)
+        self.selective = selective
         self.generation = 0
         #: raised by :meth:`stop`; the kernel polls ``stats[STOP]``, attached to it
         self.stop_signal = StopSignal()
@@ -814,21 +881,33 @@ class Solver:
 
     def run(self, p: int | np.uint64, o: int | np.uint64, alpha: int, beta: int, pv: np.ndarray,
             stats: np.ndarray) -> tuple[int, int]:
-        """One call of :func:`solve_kernel` on bitboards ``p`` (side to move) and ``o`` in
-        the window ``(alpha, beta)``, with a new table generation: returns ``(score, length
-        of the principal variation)``; the variation goes to ``pv`` (130 entries), the node
-        count and the stop flag to ``stats``."""
+        """Solve bitboards ``p`` (side to move) and ``o`` in the window ``(alpha, beta)``,
+        with a new table generation: returns ``(score, length of the principal
+        variation)``; the variation goes to ``pv`` (130 entries), the node count and the
+        stop flag to ``stats``. From :data:`SELECTIVE_MIN` empties (if :attr:`selective`),
+        selective passes run first (see :data:`SEL_T`); only the last pass is exact."""
         self.generation = (self.generation + 1) & 0xFF
         empties = 64 - popcount(U(p) | U(o))
+        first = 0 if self.selective and empties >= SELECTIVE_MIN else EXACT
+        value = length = 0
+        for sel in range(first, EXACT + 1):
+            if stats[STOP]:
+                break
+            value, length = self._pass(U(p), U(o), alpha, beta, empties, sel, pv, stats)
+        return value, length
+
+    def _pass(self, p: np.uint64, o: np.uint64, alpha: int, beta: int, empties: int, sel: int,
+              pv: np.ndarray, stats: np.ndarray) -> tuple[int, int]:
+        """One pass of :meth:`run` at selectivity level ``sel``."""
         if self.threads > 1 and empties >= SPLIT_MIN:
-            game = _SplitSolve(self.table, self.generation, self.threads, self.evaluation)
+            game = _SplitSolve(self.table, self.generation, self.threads, self.evaluation, sel)
             search = ybwc.Search(game, self.threads, SPLIT_MIN, SPLIT_WAIT, SPLIT_PV_WAIT)
-            value, line = search.run((U(p), U(o)), alpha, beta, empties, stats)
+            value, line = search.run((p, o), alpha, beta, empties, stats)
             stats[NODES] += search.nodes + int(game.expand_stats[:, NODES].sum())
             pv[:len(line)] = line
             return value, len(line)
-        score, length = solve_kernel(U(p), U(o), alpha, beta, self.table, self.generation, pv,
-                                     stats, self.evaluation)
+        score, length = solve_kernel(p, o, alpha, beta, self.table, self.generation, pv, stats,
+                                     self.evaluation, sel)
         return int(score), int(length)
 
     def solve(self, board: Any, mode: str = "exact") -> SolveResult:
