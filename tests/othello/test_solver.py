@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from bitgames.core import tt as table
 from bitgames.othello.board import BLACK, Board
 from bitgames.othello.obf import Problem, ffo_problems
-from bitgames.othello.solver import Solver, solve
+from bitgames.othello.solver import EXACT, SELECTIVE_MIN, Solver, solve, tt_depth
 from tests.othello import reference_rules as ref
 
 MOVE_SCORES = Path(__file__).with_name("ffo_move_scores.txt")
@@ -136,3 +138,42 @@ def test_wipeout_and_pass() -> None:
 def test_bad_mode() -> None:
     with pytest.raises(ValueError, match="mode"):
         solve(Board(), mode="fast")
+
+
+@pytest.mark.parametrize("problem", [p for p in ffo_problems(37, 42) if p.name != "#39"],
+                         ids=lambda p: p.name)
+def test_wld_mode_with_selective_passes(solver: Solver, problem: Problem) -> None:
+    """22-24 empties: the win/loss/draw solve runs its selective passes first."""
+    assert Board(problem.board).empties() >= SELECTIVE_MIN
+    want = problem.expected_score
+    assert solver.solve(Board(problem.board), mode="wld").score == (want > 0) - (want < 0)
+
+
+def test_exact_pass_ignores_selective_bounds() -> None:
+    """Bounds a selective pass stored are not proofs: the exact pass must not cut on them.
+
+    Every child of the root (FFO #41, exact score 0) gets a false table entry saying its
+    score is -64 for its side to move, so the root would score +64. A null-window solve
+    around the true score (is it above 0?) must say no while the entries are tagged with a
+    selective level; tagged exact, the same entries do give +64, which shows the solve
+    reads them.
+    """
+    problem = next(iter(ffo_problems(41, 41)))
+    board = Board(problem.board)
+    want = problem.expected_score
+    p, o = board.bitboards()
+    n = board.empties()
+    for level in (0, EXACT - 1, EXACT):
+        s = Solver(table_bits=16, selective=False)
+        for move in board.legal_moves:
+            child = board.copy(stack=False)
+            child.push(move)
+            cp, co = child.bitboards()
+            table.store(s.table, np.uint64(cp), np.uint64(co), tt_depth(n - 1, level), 0,
+                        -64, -64, 0)
+        stats = np.zeros(4, dtype=np.int64)
+        value, _ = s.run(p, o, want, want + 1, np.zeros(130, dtype=np.int64), stats)
+        if level < EXACT:
+            assert value <= want, level
+        else:
+            assert value == 64

@@ -12,6 +12,12 @@ The search is the one strong solvers use (see ``docs/REFERENCES.md``, Othello):
   square-value and parity terms; from 14 empties on, a shallow alpha-beta search on the
   pattern evaluation ranks the moves first (the evaluation itself at 14 empties, one ply
   more every two empties, at most 6 plies), as Edax and Egaroucid order theirs;
+- iterative selectivity, as Edax and Egaroucid solve: from 22 empties, passes with
+  endgame Multi-ProbCut (a null-window node is cut when a shallow evaluation search puts
+  its score outside the window by 1.1, then 1.5, then 2.0 standard deviations) come
+  before the exact pass, which starts from their best moves and searches a narrow window
+  around their score; table entries carry their pass's level, and a pass takes bounds
+  only from entries at least as exact as itself;
 - enhanced transposition cutoff (ETC) near the root, stability cutoffs when alpha is high;
 - at 7 empties or fewer: no table, no move generation — each empty square next to an
   opponent disc is tried, odd quadrants (parity) and good squares first;
@@ -95,6 +101,9 @@ SPLIT_PV_WAIT = 2
 SEL_T = np.array([1.1, 1.5, 2.0], dtype=np.float64)
 EXACT = len(SEL_T)
 SELECTIVE_MIN = 22
+#: each pass after the first searches the window (score - ASPIRATION, score + ASPIRATION)
+#: around the score of the pass before it, and again if the score falls outside
+ASPIRATION = 1
 PC_MIN = 14
 PC_MAX_DEPTH = 6
 #: exact score (centi-discs) ~ shallow search value + PC_BIAS[d], residual PC_SIGMA[d], by
@@ -893,7 +902,14 @@ class Solver:
         for sel in range(first, EXACT + 1):
             if stats[STOP]:
                 break
-            value, length = self._pass(U(p), U(o), alpha, beta, empties, sel, pv, stats)
+            lo, hi = alpha, beta
+            if sel > first:  # a window around the last pass's score, widened if it fails
+                lo, hi = max(alpha, value - ASPIRATION), min(beta, value + ASPIRATION)
+            value, length = self._pass(U(p), U(o), lo, hi, empties, sel, pv, stats)
+            if value <= lo and lo > alpha and not stats[STOP]:
+                value, length = self._pass(U(p), U(o), alpha, value + 1, empties, sel, pv, stats)
+            elif value >= hi and hi < beta and not stats[STOP]:
+                value, length = self._pass(U(p), U(o), value - 1, beta, empties, sel, pv, stats)
         return value, length
 
     def _pass(self, p: np.uint64, o: np.uint64, alpha: int, beta: int, empties: int, sel: int,
