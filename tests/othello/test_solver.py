@@ -140,7 +140,8 @@ def test_bad_mode() -> None:
         solve(Board(), mode="fast")
 
 
-@pytest.mark.parametrize("problem", [p for p in ffo_problems(37, 42) if p.name != "#39"],
+@pytest.mark.parametrize("problem", [p for p in ffo_problems(37, 42)
+                                     if p.name in ("#37", "#38", "#41", "#42")],
                          ids=lambda p: p.name)
 def test_wld_mode_with_selective_passes(solver: Solver, problem: Problem) -> None:
     """22-24 empties: the win/loss/draw solve runs its selective passes first."""
@@ -164,13 +165,14 @@ def test_exact_pass_ignores_selective_bounds() -> None:
     p, o = board.bitboards()
     n = board.empties()
     for level in (0, EXACT - 1, EXACT):
-        s = Solver(table_bits=16, selective=False)
+        s = Solver(table_bits=20, selective=False)
         for move in board.legal_moves:
             child = board.copy(stack=False)
             child.push(move)
             cp, co = child.bitboards()
-            table.store(s.table, np.uint64(cp), np.uint64(co), tt_depth(n - 1, level), 0,
-                        -64, -64, 0)
+            # the generation of the coming solve, so that its stores keep these entries
+            table.store(s.table, np.uint64(cp), np.uint64(co), tt_depth(n - 1, level),
+                        s.generation + 1, -64, -64, 0)
         stats = np.zeros(4, dtype=np.int64)
         value, _ = s.run(p, o, want, want + 1, np.zeros(130, dtype=np.int64), stats)
         if level < EXACT:
