@@ -16,6 +16,7 @@ import random
 import sys
 
 import numpy as np
+from othello_mpc_fit import fit_line  # benchmarks/, the folder of this script
 
 from bitgames.core.jit import warmup
 from bitgames.othello.board import Board
@@ -47,7 +48,7 @@ def main() -> None:
     stats = np.zeros(4, dtype=np.int64)
     for n in all_empties:
         boards = positions(count, n, rng)
-        exact = np.array([100 * solver.solve(b).score for b in boards], float)
+        exact = [100.0 * solver.solve(b).score for b in boards]
         for d in DEPTHS:
             shallow = []
             for b in boards:
@@ -55,12 +56,7 @@ def main() -> None:
                 shallow.append(_order_search(np.uint64(p), np.uint64(o), np.int64(d),
                                              np.int64(-ORDER_INF), np.int64(ORDER_INF), ev,
                                              stats))
-            x = np.array(shallow, float)
-            a, c = np.polyfit(x, exact, 1)
-            sigma = float(np.std(exact - (a * x + c)))
-            print(f"empties {n} depth {d}: a {a:.3f} b {c:.1f} sigma {sigma:.0f} centi-discs "
-                  f"(raw {float(np.std(exact - x)):.0f}; {len(x)} positions)", flush=True)
-
+            print(f"empties {n} depth {d}: {fit_line(shallow, exact)}", flush=True)
 
 if __name__ == "__main__":
     main()

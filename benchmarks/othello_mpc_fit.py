@@ -22,6 +22,15 @@ from bitgames.othello.board import Board
 from bitgames.othello.search import Engine, centi_discs
 
 
+def fit_line(shallow: list[float], deep: list[float]) -> str:
+    """The least-squares fit deep = a * shallow + b and its residual, as a line of text."""
+    x, y = np.array(shallow, float), np.array(deep, float)
+    a, b = np.polyfit(x, y, 1)
+    sigma = float(np.std(y - (a * x + b)))
+    return (f"a {a:.3f} b {b:.1f} sigma {sigma:.0f} centi-discs (without the fit "
+            f"{float(np.std(y - x)):.0f}; {len(x)} positions)")
+
+
 def shallow_depth(depth: int) -> int:
     s = depth // 2
     if (depth - s) & 1:
@@ -52,11 +61,7 @@ def main() -> None:
             ys.append(centi_discs(engine.search(b, Limit(depth=d), solve=False).score))
             engine.new_game()
             xs.append(centi_discs(engine.search(b, Limit(depth=s), solve=False).score))
-        x, y = np.array(xs, float), np.array(ys, float)
-        a, c = np.polyfit(x, y, 1)
-        sigma = float(np.std(y - (a * x + c)))
-        print(f"depth {d} vs {s}: a {a:.3f} b {c:.1f} sigma {sigma:.0f} centi-discs "
-              f"({len(x)} positions)", flush=True)
+        print(f"depth {d} vs {s}: {fit_line(xs, ys)}", flush=True)
 
 
 if __name__ == "__main__":

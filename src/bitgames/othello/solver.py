@@ -107,7 +107,9 @@ ASPIRATION = 1
 PC_MIN = 14
 PC_MAX_DEPTH = 6
 #: exact score (centi-discs) ~ shallow search value + PC_BIAS[d], residual PC_SIGMA[d], by
-#: the shallow search's depth d (``benchmarks/othello_endgame_mpc_fit.py``: 14-22 empties)
+#: the shallow search's depth d, d = (empties - 11) // 2 at most PC_MAX_DEPTH: the mean fit
+#: at 14-18 empties of ``python benchmarks/othello_endgame_mpc_fit.py 150 14 16 18 20 22``
+#: (at 20-22 empties the residuals are up to 15 % larger)
 PC_BIAS = np.array([150, -200, 90, -200, 60, -215, 65], dtype=np.int64)
 PC_SIGMA = np.array([1000, 880, 750, 660, 625, 535, 495], dtype=np.float64)
 
