@@ -104,7 +104,8 @@ SELECTIVE_MIN = 22
 #: each pass after the first searches the window (score - ASPIRATION, score + ASPIRATION)
 #: around the score of the pass before it, and again if the score falls outside
 ASPIRATION = 1
-PC_MIN = 14
+#: selective passes try a probable cut at null-window nodes of at least PC_MIN empties
+PC_MIN = 10
 PC_MAX_DEPTH = 6
 #: exact score (centi-discs) ~ shallow search value + PC_BIAS[d], residual PC_SIGMA[d], by
 #: the shallow search's depth d, d = (empties - 11) // 2 at most PC_MAX_DEPTH: the mean fit
@@ -475,7 +476,7 @@ def _probcut(p: np.uint64, o: np.uint64, alpha: int, n: int, sel: int, ev: Evalu
     """Multi-ProbCut at a null-window node of ``n`` empties: +1 if a shallow evaluation
     search puts the score above ``alpha`` by ``SEL_T[sel]`` standard deviations, -1 if
     below by as much, else 0."""
-    d = min((n - 11) >> 1, PC_MAX_DEPTH)
+    d = max(min((n - 11) >> 1, PC_MAX_DEPTH), 0)
     margin = SEL_T[sel] * PC_SIGMA[d]
     hi = np.int64(np.ceil(100.0 * (alpha + 1) + margin)) - PC_BIAS[d]
     if hi < 6400 and _order_search(p, o, d, hi - 1, hi, ev, stats) >= hi:
