@@ -68,9 +68,11 @@ def test_recursive_kernels_have_one_signature() -> None:
     kernels.perft(p, o, 3, kernels.EDAX)
     kernels.perft_stoppable(p, o, 3, kernels.EDAX, np.zeros(1, dtype=np.int64))  # as the CLI
     ev = solve_ffo.evaluation
-    solver._nws(p, o, i64(0), i64(14), solve_ffo.table, i64(1), *bufs, stats, ev)
+    sel = i64(solver.EXACT)
+    solver._nws(p, o, i64(0), i64(14), solve_ffo.table, i64(1), *bufs, stats, ev, sel)
     solver._pvs(p, o, i64(-64), i64(64), i64(14), i64(0), solve_ffo.table, i64(1), *bufs,
-                np.zeros((130, 130), dtype=np.int64), np.zeros(130, dtype=np.int64), stats, ev)
+                np.zeros((130, 130), dtype=np.int64), np.zeros(130, dtype=np.int64), stats, ev,
+                sel)
     solver._shallow(p, o, i64(0), empties, i64(14), stats)
     solver._solve2(p, o, i64(0), empties, stats)
     solver._order_search(p, o, i64(2), i64(-100), i64(100), ev, stats)
