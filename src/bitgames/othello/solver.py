@@ -100,6 +100,9 @@ SPLIT_PV_WAIT = 2
 #: entry of its own level or a more exact one, so the exact pass uses exact bounds only.
 SEL_T = np.array([1.1, 1.5, 2.0], dtype=np.float64)
 EXACT = len(SEL_T)
+#: a table entry's depth word holds LEVELS * empties + level (8 bits: at most 4 levels)
+LEVELS = 4
+assert EXACT < LEVELS
 SELECTIVE_MIN = 22
 #: each pass after the first searches the window (score - ASPIRATION, score + ASPIRATION)
 #: around the score of the pass before it, and again if the score falls outside
@@ -461,13 +464,13 @@ def next_child(
 @njit(inline="always")
 def tt_depth(n: int, sel: int) -> int:
     """The depth word of a table entry: the empties ``n`` and the selectivity level."""
-    return 4 * n + sel
+    return LEVELS * n + sel
 
 
 @njit(inline="always")
 def tt_level(data: np.uint64) -> int:
     """The selectivity level of a table entry (:data:`EXACT`: its bounds are proven)."""
-    return table.depth(data) & 3
+    return table.depth(data) % LEVELS
 
 
 @njit(_nrt=False)
@@ -479,6 +482,7 @@ def _probcut(p: np.uint64, o: np.uint64, alpha: int, n: int, sel: int, ev: Evalu
     d = max(min((n - 11) >> 1, PC_MAX_DEPTH), 0)
     margin = SEL_T[sel] * PC_SIGMA[d]
     hi = np.int64(np.ceil(100.0 * (alpha + 1) + margin)) - PC_BIAS[d]
+    # beyond +-6400 (a wipe-out, in centi-discs) the shallow search cannot reach
     if hi < 6400 and _order_search(p, o, d, hi - 1, hi, ev, stats) >= hi:
         return 1
     lo = np.int64(np.floor(100.0 * alpha - margin)) - PC_BIAS[d]
@@ -899,7 +903,8 @@ class Solver:
         stop flag to ``stats``. From :data:`SELECTIVE_MIN` empties (if :attr:`selective`),
         selective passes run first (see :data:`SEL_T`); only the last pass is exact."""
         self.generation = (self.generation + 1) & 0xFF
-        empties = 64 - popcount(U(p) | U(o))
+        mover, other = U(p), U(o)
+        empties = 64 - popcount(mover | other)
         first = 0 if self.selective and empties >= SELECTIVE_MIN else EXACT
         value = length = 0
         for sel in range(first, EXACT + 1):
@@ -908,11 +913,11 @@ class Solver:
             lo, hi = alpha, beta
             if sel > first:  # a window around the last pass's score, widened if it fails
                 lo, hi = max(alpha, value - ASPIRATION), min(beta, value + ASPIRATION)
-            value, length = self._pass(U(p), U(o), lo, hi, empties, sel, pv, stats)
+            value, length = self._pass(mover, other, lo, hi, empties, sel, pv, stats)
             if value <= lo and lo > alpha and not stats[STOP]:
-                value, length = self._pass(U(p), U(o), alpha, value + 1, empties, sel, pv, stats)
+                value, length = self._pass(mover, other, alpha, value + 1, empties, sel, pv, stats)
             elif value >= hi and hi < beta and not stats[STOP]:
-                value, length = self._pass(U(p), U(o), value - 1, beta, empties, sel, pv, stats)
+                value, length = self._pass(mover, other, value - 1, beta, empties, sel, pv, stats)
         return value, length
 
     def _pass(self, p: np.uint64, o: np.uint64, alpha: int, beta: int, empties: int, sel: int,
