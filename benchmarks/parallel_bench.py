@@ -2,12 +2,13 @@
 
     python benchmarks/parallel_bench.py [--games othello,draughts,leiserchess]
         [--positions 20] [--threads 2] [--rounds 2]
-        [--depths othello=13,draughts=14,leiserchess=7]
+        [--depths othello=13,draughts=17,leiserchess=7]
 
 For each engine, the same positions (random openings, fixed seed) are searched to a fixed
-depth from an empty table, first on one thread, then on ``--threads``; the pair of runs
-is repeated ``--rounds`` times, alternating, so that a change of load hits both. Prints
-the seconds and nodes of each run, then the ratio of the summed times.
+depth from an empty table, on one thread and on ``--threads`` in turn (which goes first
+alternates by round), so that a change of the machine's speed hits both alike; this is
+repeated ``--rounds`` times. Prints the seconds and nodes of each round, then the ratio
+of the summed times.
 """
 
 from __future__ import annotations
@@ -72,28 +73,34 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=2)
-    ap.add_argument("--depths", default="othello=13,draughts=14,leiserchess=7",
+    ap.add_argument("--depths", default="othello=13,draughts=17,leiserchess=7",
                     help="the fixed depth of each engine")
     args = ap.parse_args()
     depths = {name: int(d) for name, d in (x.split("=") for x in args.depths.split(","))}
     for game in args.games.split(","):
         items, make, run = {"othello": _othello, "draughts": _draughts,
                             "leiserchess": _leiserchess}[game](args.positions, depths[game])
+        counts = (1, args.threads)
         totals = {1: 0.0, args.threads: 0.0}
         for rnd in range(args.rounds):
-            for threads in (1, args.threads):
-                engine = make(threads)
-                run(engine, items[0])  # compile and page in, untimed
-                seconds, nodes = 0.0, 0
-                for item in items:
-                    engine.new_game()
+            engines = {t: make(t) for t in counts}
+            for t in counts:
+                run(engines[t], items[0])  # compile and page in, untimed
+            seconds = {t: 0.0 for t in counts}
+            nodes = {t: 0 for t in counts}
+            for item in items:
+                # each position on 1 thread and on more, in turn, so that a change of the
+                # machine's speed hits both alike
+                for t in counts if rnd % 2 == 0 else counts[::-1]:
+                    engines[t].new_game()
                     t0 = time.perf_counter()
-                    r = run(engine, item)
-                    seconds += time.perf_counter() - t0
-                    nodes += r.nodes
-                totals[threads] += seconds
-                print(f"{game} round {rnd + 1}, {threads} thread(s): {seconds:.2f} s, "
-                      f"{nodes:,} nodes", flush=True)
+                    r = run(engines[t], item)
+                    seconds[t] += time.perf_counter() - t0
+                    nodes[t] += r.nodes
+            for t in counts:
+                totals[t] += seconds[t]
+                print(f"{game} round {rnd + 1}, {t} thread(s): {seconds[t]:.2f} s, "
+                      f"{nodes[t]:,} nodes", flush=True)
         print(f"{game}: {args.threads} threads {totals[1] / totals[args.threads]:.2f} x "
               f"faster than 1 ({len(items)} positions, {args.rounds} rounds)", flush=True)
 

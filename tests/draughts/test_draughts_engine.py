@@ -215,3 +215,45 @@ def test_a_stopped_iteration_keeps_a_better_move_it_finished() -> None:
     stopped = [Engine("russian", tt_bits=16).search(board, Limit(nodes=n))
                for n in range(256, five.nodes, 64)]
     assert any(r.depth == 4 and r.move == five.move for r in stopped)
+
+
+def test_a_lone_thread_marking_the_moves_it_searches_searches_as_before(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # one thread given the shared table of positions being searched (bitgames.core.smp)
+    # marks each move while it searches it and unmarks it after: with nobody else
+    # searching, a mark left behind would put off a later move and change the tree, so the
+    # node count must be exactly the one without the table
+    from bitgames.core import smp
+    from bitgames.draughts import search
+
+    board = Board("W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+                  variant="russian")
+    before = Engine("russian", tt_bits=16).search(board, Limit(depth=9))
+    full = smp.busy_table(2)
+    monkeypatch.setattr(search.smp, "busy_table", lambda threads: full)
+    marked = Engine("russian", tt_bits=16).search(board, Limit(depth=9))
+    assert (marked.move, marked.score, marked.nodes) == (before.move, before.score,
+                                                          before.nodes)
+    assert not full.any()  # every mark was taken back
+    # marks of another thread: a marked move (not a node's first) waits for a second
+    # pass over the list. Marked alone, a move goes last and the tree changes; with every
+    # move marked, the second pass searches them in the first pass's order: the same
+    # tree, so none was skipped
+    tags = []
+    for m in board.legal_moves:
+        b = board.copy(stack=False)
+        b.push(m)
+        w, bl, k, side = b.bitboards()
+        key = search.tt_key(search.U(w), search.U(bl), search.U(k), side)
+        tags.append(search.U(smp.busy_tag(*key)))
+    counts = set()
+    for tag in tags:
+        smp.mark_busy(full, tag)
+        counts.add(Engine("russian", tt_bits=16).search(board, Limit(depth=9)).nodes)
+        smp.clear_busy(full, tag)
+    assert len(counts) > 1
+    for tag in tags:
+        smp.mark_busy(full, tag)
+    again = Engine("russian", tt_bits=16).search(board, Limit(depth=9))
+    assert (again.move, again.score, again.nodes) == (before.move, before.score,
+                                                      before.nodes)

@@ -64,6 +64,12 @@ LEVELS: dict[int, tuple[int, float]] = {
     7: (10, 2.0), 8: (14, 4.0), 9: (20, 8.0), 10: (40, 15.0),
 }
 
+#: with helper threads, moves at nodes of at least this depth are marked while searched
+#: and put off by the other threads (bitgames.core.smp); PUT_OFF marks such a move in
+#: the move list
+SPREAD_DEPTH = 4
+PUT_OFF = U(0xFFFF_FFFF_FFFF_FFFF)
+
 #: late move reductions: from this depth, moves after the first ``LMR_MOVES`` that are
 #: quiet are searched a ply shallower first
 LMR_DEPTH, LMR_MOVES = 3, 3
@@ -96,6 +102,8 @@ class SearchState(NamedTuple):
     #: (:class:`bitgames.draughts.egdb.Tables`; empty when there are none)
     egdb: np.ndarray
     egdb_layout: np.ndarray
+    #: positions being searched, shared by the threads (:func:`bitgames.core.smp.busy_table`)
+    busy: np.ndarray
 
 
 @njit(_nrt=False)
@@ -226,21 +234,49 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
     alpha0 = alpha
     best = -INF
     best_move = U(0)
-    for i in range(n):
-        # selection sort step: bring the best-scored remaining move to position i
-        j_best = i
-        for j in range(i + 1, n):
-            if buf[ply, j, 1] > buf[ply, j_best, 1]:
-                j_best = j
-        if j_best != i:
-            t0 = buf[ply, i, 0]
-            t1 = buf[ply, i, 1]
-            buf[ply, i, 0] = buf[ply, j_best, 0]
-            buf[ply, i, 1] = buf[ply, j_best, 1]
-            buf[ply, j_best, 0] = t0
-            buf[ply, j_best, 1] = t1
-        mv = buf[ply, i, 0] & KEY_MASK
+    # with helper threads, a move whose position another thread is searching waits for a
+    # second pass over the list (bitgames.core.smp); i counts the moves searched so far
+    busy = st.busy
+    spread = busy.shape[0] > 1 and depth >= SPREAD_DEPTH
+    put_off = False
+    second = False
+    idx = 0
+    i = 0
+    while True:
+        if idx == n:
+            if not put_off or second:
+                break
+            second = True
+            idx = 0
+        if second:
+            if buf[ply, idx, 1] != PUT_OFF:
+                idx += 1
+                continue
+        else:
+            # selection sort step: bring the best-scored remaining move to position idx
+            j_best = idx
+            for j in range(idx + 1, n):
+                if buf[ply, j, 1] > buf[ply, j_best, 1]:
+                    j_best = j
+            if j_best != idx:
+                t0 = buf[ply, idx, 0]
+                t1 = buf[ply, idx, 1]
+                buf[ply, idx, 0] = buf[ply, j_best, 0]
+                buf[ply, idx, 1] = buf[ply, j_best, 1]
+                buf[ply, j_best, 0] = t0
+                buf[ply, j_best, 1] = t1
+        mv = buf[ply, idx, 0] & KEY_MASK
+        idx += 1
         w2, b2, k2, s2 = make_move(w, b, k, side, mv)
+        tag = U(0)
+        if spread:
+            c0, c1 = tt_key(w2, b2, k2, s2)
+            tag = smp.busy_tag(c0, c1)
+            if i > 0 and not second and smp.is_busy(busy, tag):
+                buf[ply, idx - 1, 1] = PUT_OFF
+                put_off = True
+                continue
+            smp.mark_busy(busy, tag)
         if i == 0:
             score = -_pvs(w2, b2, k2, s2, depth - 1, -beta, -alpha, ply + 1, variant, st)
         else:
@@ -258,6 +294,9 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
             if alpha < score < beta:
                 score = -_pvs(w2, b2, k2, s2, depth - 1, -beta, -alpha, ply + 1, variant,
                               st)
+        i += 1
+        if spread:
+            smp.clear_busy(busy, tag)
         if stats[S_ABORT] != 0:
             return 0
         if score > best:
@@ -399,7 +438,8 @@ class Engine(core_engine.Engine):
         w, b, k, side = board.bitboards()
         stats = self._stats
         state = SearchState(self.buf, self.table, self.killers, self.history, stats,
-                            self.weights, self._repetition_keys(board), *self._tables())
+                            self.weights, self._repetition_keys(board), *self._tables(),
+                            smp.busy_table(self.threads))
         # probed below a root they do not hold (a root they hold would give every move
         # that keeps the win the same score: the search plays on by evaluation there)
         probe = 0
@@ -410,20 +450,33 @@ class Engine(core_engine.Engine):
         result = SearchResult(legal[0], Score(0.0, Unit.MEN), [legal[0]])
         total_nodes = 0
         out_of_time = False
-        helper = self._helper(w, b, k, side, state, probe, max_depth)
+        lead = smp.Lead(stats, S_LIMIT)
+        helper = self._helper(w, b, k, side, state, probe, max_depth, lead)
         with smp.helping(self.threads, helper) as helper_nodes:
-            for d in range(1, max_depth + 1):
+            d = score = best = seldepth = 0
+            while d < max_depth:
+                d += 1
                 stats[:] = 0
                 stats[S_LIMIT] = node_limit - total_nodes
                 stats[S_GEN] = self._generation
                 stats[S_EGDB] = probe
                 if stop.is_set():
                     stats[S_LIMIT] = 0
-                score = _pvs(U(w), U(b), U(k), np.int64(side), np.int64(d), np.int64(-INF),
-                             np.int64(INF), np.int64(0), np.int64(self._code), state)
-                total_nodes += int(stats[S_NODES])
+                if lead.start(d):
+                    score = _pvs(U(w), U(b), U(k), np.int64(side), np.int64(d),
+                                 np.int64(-INF), np.int64(INF), np.int64(0),
+                                 np.int64(self._code), state)
+                    total_nodes += int(stats[S_NODES])
+                    best, seldepth = int(stats[S_BEST]), int(stats[S_SELDEPTH])
+                else:
+                    stats[S_ABORT] = 1
                 elapsed = time.perf_counter() - start
-                if stats[S_ABORT] != 0 and d > 1:
+                if stats[S_ABORT] != 0 and lead.depth >= d:
+                    # a helper completed this iteration or a deeper one first: go on
+                    # from its result
+                    d, best, score = lead.depth, lead.move, lead.score
+                    seldepth = max(seldepth, d)
+                elif stats[S_ABORT] != 0 and d > 1:
                     # a stopped iteration still counts for the root moves it finished: the
                     # first one (the table's move, last iteration's best) is searched to the
                     # end before any other, and another only replaces it once a full-window
@@ -435,9 +488,9 @@ class Engine(core_engine.Engine):
                                               seldepth=result.seldepth)
                     result.nodes, result.time = total_nodes, elapsed
                     break
-                move = self._move_of(board, int(stats[S_BEST])) or legal[0]
+                move = self._move_of(board, best) or legal[0]
                 result = SearchResult(move, to_score(int(score)), self._pv(board, move, d), d,
-                                      total_nodes, elapsed, seldepth=int(stats[S_SELDEPTH]))
+                                      total_nodes, elapsed, seldepth=seldepth)
                 if on_info is not None:
                     on_info(result.info())
                 if abs(int(score)) >= WIN - MAX_PLY or total_nodes >= node_limit or stop.is_set():
@@ -458,10 +511,10 @@ class Engine(core_engine.Engine):
         return result
 
     def _helper(self, w: int, b: int, k: int, side: int, state: SearchState, probe: int,
-                max_depth: int) -> smp.Helper:
+                max_depth: int, lead: smp.Lead) -> smp.Helper:
         """A Lazy SMP helper of the search of ``state``'s root (:mod:`bitgames.core.smp`):
         move lists, killers, history, control slots and repetition line of its own, the
-        table shared."""
+        table shared; the iterations it completes go to ``lead``."""
         while len(self._helper_tables) < self.threads - 1:
             self._helper_tables.append((new_buffer(MAX_PLY),
                                         np.zeros((MAX_PLY, 2), dtype=np.uint64),
@@ -476,16 +529,21 @@ class Engine(core_engine.Engine):
                                  rep=state.rep.copy())
             stop.attach(stats, S_LIMIT)
             nodes = 0
-            for d in range(1, max_depth + 1):
+            depth = 0
+            while depth < max_depth:
+                depth = min(lead.next_depth(index, depth), max_depth)
                 stats[:] = 0
                 stats[S_LIMIT] = 1 << 62
                 stats[S_GEN] = self._generation
                 stats[S_EGDB] = probe
                 if stop.is_set():  # after the reset: a stop raised during it is seen here
                     break
-                _pvs(U(w), U(b), U(k), np.int64(side), np.int64(smp.helper_depth(index, d)),
-                     np.int64(-INF), np.int64(INF), np.int64(0), np.int64(self._code), own)
+                score = _pvs(U(w), U(b), U(k), np.int64(side), np.int64(depth),
+                             np.int64(-INF), np.int64(INF), np.int64(0),
+                             np.int64(self._code), own)
                 nodes += int(stats[S_NODES])
+                if stats[S_ABORT] == 0:
+                    lead.done(depth, int(stats[S_BEST]), int(score))
             return nodes
 
         return run
