@@ -20,8 +20,9 @@ number (1, 2, ...) and a :class:`~bitgames.core.engine.StopSignal` that it must 
 attach to its kernel's control array) and that is raised when the main search ends. No
 helper outlives the ``with`` block.
 
-A helper may finish an iteration before the main thread does (the odd helpers search
-one ply deeper): :class:`Lead` then hands its result to the main thread, which stops its
+Two refinements, used by the draughts search (docs/PERFORMANCE.md has the figures):
+a helper may finish an iteration before the main thread does (the odd helpers search
+one ply deeper), and :class:`Lead` then hands its result to the main thread, which stops its
 own iteration and goes on from the helper's depth, so the search is as deep as its
 fastest thread.
 
