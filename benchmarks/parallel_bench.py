@@ -81,7 +81,7 @@ def main() -> None:
         items, make, run = {"othello": _othello, "draughts": _draughts,
                             "leiserchess": _leiserchess}[game](args.positions, depths[game])
         counts = (1, args.threads)
-        totals = {1: 0.0, args.threads: 0.0}
+        totals = {t: 0.0 for t in counts}
         for rnd in range(args.rounds):
             engines = {t: make(t) for t in counts}
             for t in counts:

@@ -462,16 +462,15 @@ class Engine(core_engine.Engine):
                 stats[S_EGDB] = probe
                 if stop.is_set():
                     stats[S_LIMIT] = 0
-                if lead.start(d):
+                searched = lead.start(d)
+                if searched:
                     score = _pvs(U(w), U(b), U(k), np.int64(side), np.int64(d),
                                  np.int64(-INF), np.int64(INF), np.int64(0),
                                  np.int64(self._code), state)
                     total_nodes += int(stats[S_NODES])
                     best, seldepth = int(stats[S_BEST]), int(stats[S_SELDEPTH])
-                else:
-                    stats[S_ABORT] = 1
                 elapsed = time.perf_counter() - start
-                if stats[S_ABORT] != 0 and lead.depth >= d:
+                if not searched or (stats[S_ABORT] != 0 and lead.depth >= d):
                     # a helper completed this iteration or a deeper one first: go on
                     # from its result
                     d, best, score = lead.depth, lead.move, lead.score
