@@ -8,13 +8,17 @@ For each engine, the same positions (random openings, fixed seed) are searched t
 depth from an empty table, on one thread and on ``--threads`` in turn (which goes first
 alternates by round), so that a change of the machine's speed hits both alike; this is
 repeated ``--rounds`` times. Prints the seconds and nodes of each round, then the ratio
-of the summed times.
+of the summed times, and the geometric mean and median of the ratios position by
+position (a few long searches weigh most in the summed times; these show the typical
+position).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -82,6 +86,7 @@ def main() -> None:
                             "leiserchess": _leiserchess}[game](args.positions, depths[game])
         counts = (1, args.threads)
         totals = {t: 0.0 for t in counts}
+        ratios: list[float] = []  # 1 thread's time over more threads', each position
         for rnd in range(args.rounds):
             engines = {t: make(t) for t in counts}
             for t in counts:
@@ -91,18 +96,23 @@ def main() -> None:
             for item in items:
                 # each position on 1 thread and on more, in turn, so that a change of the
                 # machine's speed hits both alike
+                took = {}
                 for t in counts if rnd % 2 == 0 else counts[::-1]:
                     engines[t].new_game()
                     t0 = time.perf_counter()
                     r = run(engines[t], item)
-                    seconds[t] += time.perf_counter() - t0
+                    took[t] = time.perf_counter() - t0
+                    seconds[t] += took[t]
                     nodes[t] += r.nodes
+                ratios.append(took[1] / took[args.threads])
             for t in counts:
                 totals[t] += seconds[t]
                 print(f"{game} round {rnd + 1}, {t} thread(s): {seconds[t]:.2f} s, "
                       f"{nodes[t]:,} nodes", flush=True)
         print(f"{game}: {args.threads} threads {totals[1] / totals[args.threads]:.2f} x "
-              f"faster than 1 ({len(items)} positions, {args.rounds} rounds)", flush=True)
+              f"faster than 1 ({len(items)} positions, {args.rounds} rounds); position by "
+              f"position: geometric mean {math.exp(statistics.fmean(map(math.log, ratios))):.2f}"
+              f" x, median {statistics.median(ratios):.2f} x", flush=True)
 
 
 if __name__ == "__main__":
