@@ -341,8 +341,9 @@ def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int
                 return lower
             if upper <= alpha:
                 return upper
-    # Multi-ProbCut
-    if (not pv_node and ctl[USE_MPC] != 0 and depth >= 3 and abs(beta) < 6000
+    # Multi-ProbCut, at any score (decided positions too: without it, a position scored
+    # above +60 discs took 1,000 times longer to depth 13; docs/PERFORMANCE.md)
+    if (not pv_node and ctl[USE_MPC] != 0 and depth >= 3
             and depth < 64 - popcount(p | o)):  # never selective when the end is in reach
         shallow = depth // 2
         if (depth - shallow) & 1:
