@@ -118,6 +118,8 @@ class SearchState(NamedTuple):
     #: the control slots (``STOP`` ... ``SEL_DEPTH``)
     ctl: np.ndarray
     ev: Evaluation
+    #: positions being searched, shared by the threads (:func:`bitgames.core.smp.busy_table`)
+    busy: np.ndarray
 
 # Multi-ProbCut: deep = a * shallow + b + noise(sigma), fitted by
 # ``python benchmarks/othello_mpc_fit.py 150 9`` on 150 random midgame positions with the
@@ -131,6 +133,11 @@ MPC_SIGMA = np.zeros(65, dtype=np.float64)
 for _d in range(3, 65):
     _a, _b, _s = _MPC_FIT[_d if _d <= 8 else (7 if _d & 1 else 8)]
     MPC_A[_d], MPC_B[_d], MPC_SIGMA[_d] = _a, _b, _s
+#: Remaining depth from which a thread marks the positions it searches, and moves that
+#: another thread is searching are put off to a second pass (bitgames.core.smp); PUT_OFF
+#: marks such a move's ordering value.
+SPREAD_DEPTH = 4
+PUT_OFF = -(1 << 62)
 #: Remaining depth from which moves are ordered by the static evaluation of each child
 #: (below it, by mobility: cheaper, and the subtrees are too small to repay an evaluation).
 EVAL_ORDER_DEPTH = 5
@@ -369,8 +376,38 @@ def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int
     best = -INF
     best_move = PASS
     a = alpha
-    for i in range(k):
-        x, cp, co = next_child(p, o, ply, i, k, st.move_sq, st.move_val, st.move_flip)
+    # with helper threads, a move whose position another thread is searching waits for a
+    # second pass over the list (bitgames.core.smp); i counts the moves searched so far
+    busy = st.busy
+    spread = busy.shape[0] > 1 and depth >= SPREAD_DEPTH
+    put_off = False
+    second = False
+    idx = 0
+    i = 0
+    while True:
+        if idx == k:
+            if not put_off or second:
+                break
+            second = True
+            idx = 0
+        if second:
+            if st.move_val[ply, idx] != PUT_OFF:
+                idx += 1
+                continue
+            x = st.move_sq[ply, idx]
+            f = st.move_flip[ply, idx]
+            cp, co = o ^ f, p ^ f ^ (_ONE << U(x))
+        else:
+            x, cp, co = next_child(p, o, ply, idx, k, st.move_sq, st.move_val, st.move_flip)
+        idx += 1
+        tag = _ZERO
+        if spread:
+            tag = smp.busy_tag(cp, co)
+            if i > 0 and not second and smp.is_busy(busy, tag):
+                st.move_val[ply, idx - 1] = PUT_OFF
+                put_off = True
+                continue
+            smp.mark_busy(busy, tag)
         lo = -beta if i == 0 else -a - 1
         if depth == 2:  # a direct call: no recursion overhead for the most frequent nodes
             s = -_search1(cp, co, lo, -a, ply + 1, st)
@@ -378,6 +415,9 @@ def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int
             s = -_pvs(cp, co, lo, -a, depth - 1, ply + 1, st)
         if i > 0 and a < s < beta and pv_node:  # null window failed high: search again
             s = -_pvs(cp, co, -beta, -s, depth - 1, ply + 1, st)
+        i += 1
+        if spread:
+            smp.clear_busy(busy, tag)
         if ctl[STOP] != 0:
             return 0
         if s > best:
@@ -410,16 +450,18 @@ def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int
 @njit(nogil=True)
 def search_root(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, tt: np.ndarray,
                 killers: np.ndarray, hist: np.ndarray, ctl: np.ndarray, w: np.ndarray,
-                gather: np.ndarray, b3: np.ndarray, wc: np.ndarray, pv_out: np.ndarray
-                ) -> tuple[int, int]:
-    """Search (p, o) to ``depth`` in (alpha, beta); return (score, PV length in pv_out)."""
+                gather: np.ndarray, b3: np.ndarray, wc: np.ndarray, pv_out: np.ndarray,
+                busy: np.ndarray) -> tuple[int, int]:
+    """Search (p, o) to ``depth`` in (alpha, beta); return (score, PV length in pv_out).
+    ``busy`` is the threads' shared :func:`~bitgames.core.smp.busy_table` (one thread:
+    ``busy_table(1)``)."""
     st = SearchState(tt, killers, hist,
                      np.zeros((MAX_PLY + 2, 40), dtype=np.int64),
                      np.zeros((MAX_PLY + 2, 40), dtype=np.int64),
                      np.zeros((MAX_PLY + 2, 40), dtype=np.uint64),
                      np.zeros((MAX_PLY + 2, MAX_PLY + 2), dtype=np.int64),
                      np.zeros(MAX_PLY + 2, dtype=np.int64),
-                     ctl, Evaluation(w, gather, b3, wc))
+                     ctl, Evaluation(w, gather, b3, wc), busy)
     ply = np.int64(0)  # a variable, not a literal: one signature for _pvs
     s = _pvs(p, o, alpha, beta, depth, ply, st)
     for j in range(st.pv_len[0]):
@@ -440,7 +482,8 @@ def child_scores(p: np.uint64, o: np.uint64, depth: int, tt: np.ndarray, killers
         moves &= moves - _ONE
         f = flips(p, o, x)
         s, _ = search_root(o ^ f, p ^ f ^ (_ONE << U(x)), np.int64(-INF), np.int64(INF),
-                           depth - 1, tt, killers, hist, ctl, w, gather, b3, wc, pv)
+                           depth - 1, tt, killers, hist, ctl, w, gather, b3, wc, pv,
+                           np.zeros(1, dtype=np.uint64))  # one thread's busy table
         out[k, 0] = x
         out[k, 1] = -s
         k += 1
@@ -747,12 +790,14 @@ class Engine(BaseEngine):
         """Iterative deepening on the engine's thread, with ``threads - 1`` helpers."""
         pv = np.zeros(MAX_PLY + 2, dtype=np.int64)
         empties = 64 - popcount(p | o)
-        with smp.helping(self.threads, self._helper(p, o, max_depth)) as helper_nodes:
-            best = self._deepen(p, o, max_depth, start, target, on_info, pv, empties)
+        busy = smp.busy_table(self.threads)
+        with smp.helping(self.threads, self._helper(p, o, max_depth, busy)) as helper_nodes:
+            best = self._deepen(p, o, max_depth, start, target, on_info, pv, empties, busy)
         best.nodes += sum(helper_nodes)
         return best
 
-    def _helper(self, p: np.uint64, o: np.uint64, max_depth: int) -> smp.Helper:
+    def _helper(self, p: np.uint64, o: np.uint64, max_depth: int,
+                busy: np.ndarray) -> smp.Helper:
         """A Lazy SMP helper of the search of (p, o) (:mod:`bitgames.core.smp`)."""
         while len(self._helper_tables) < self.threads - 1:
             self._helper_tables.append((np.full((MAX_PLY + 2, 2), -1, dtype=np.int64),
@@ -775,14 +820,14 @@ class Engine(BaseEngine):
                 search_root(p, o, np.int64(-INF), np.int64(INF),
                             np.int64(smp.helper_depth(index, d)), self.table,
                             killers, hist, ctl, self.weights, ev.GATHER, ev.B3,
-                            self.classic, pv)
+                            self.classic, pv, busy)
             return int(ctl[NODES])
 
         return run
 
     def _deepen(self, p: np.uint64, o: np.uint64, max_depth: int, start: float,
                 target: float, on_info: InfoCallback | None, pv: np.ndarray,
-                empties: int) -> SearchResult:
+                empties: int, busy: np.ndarray) -> SearchResult:
         """The iterative deepening of the engine's own thread."""
         best: SearchResult | None = None
         prev = 0
@@ -794,7 +839,8 @@ class Engine(BaseEngine):
             while True:
                 s, length = search_root(p, o, np.int64(alpha), np.int64(beta), np.int64(d),
                                         self.table, self.killers, self.hist, self.ctl,
-                                        self.weights, ev.GATHER, ev.B3, self.classic, pv)
+                                        self.weights, ev.GATHER, ev.B3, self.classic, pv,
+                                        busy)
                 if self.ctl[STOP]:
                     break
                 if s <= alpha and alpha > -INF:

@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from bitgames.core import smp
 from bitgames.core.errors import BitgamesError
 from bitgames.core.files import atomic_write, load_npz
 from bitgames.core.progress import bar, note
@@ -164,7 +165,8 @@ def play_games(first_id: int, count: int, seed: int, cfg: dict[str, Any]
                 _, length = search_root(p, o, np.int64(-30000), np.int64(30000),
                                         np.int64(cfg["play_depth"]), engine.table,
                                         engine.killers, engine.hist, engine.ctl, engine.weights,
-                                        ev.GATHER, ev.B3, engine.classic, spv)
+                                        ev.GATHER, ev.B3, engine.classic, spv,
+                                        smp.busy_table(1))
                 sq = int(spv[0])
             p, o = make_move(U(p), U(o), sq)
             p, o = U(p), U(o)
@@ -246,7 +248,7 @@ def label_positions(ps: np.ndarray, os_: np.ndarray, weights: Any, depth: int
         s, _ = search_root(np.uint64(ps[i]), np.uint64(os_[i]), np.int64(-30000),
                            np.int64(30000), np.int64(depth), engine.table, engine.killers,
                            engine.hist, engine.ctl, engine.weights, ev.GATHER, ev.B3,
-                           engine.classic, pv)
+                           engine.classic, pv, smp.busy_table(1))
         out[i] = s
     return out
 
