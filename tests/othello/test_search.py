@@ -10,6 +10,7 @@ import time
 import numpy as np
 import pytest
 
+from bitgames.core import smp
 from bitgames.core.engine import End, Limit, Score, TimeManager, Unit
 from bitgames.core.errors import BitgamesError
 from bitgames.othello import search as S
@@ -41,9 +42,55 @@ def test_one_signature_per_recursive_kernel(engine: S.Engine) -> None:
                        np.zeros((n, 40), dtype=np.int64), np.zeros((n, 40), dtype=np.int64),
                        np.zeros((n, 40), dtype=np.uint64), np.zeros((n, n), dtype=np.int64),
                        np.zeros(n, dtype=np.int64), engine.ctl,
-                       S.Evaluation(engine.weights, ev.GATHER, ev.B3, engine.classic))
+                       S.Evaluation(engine.weights, ev.GATHER, ev.B3, engine.classic),
+                       smp.busy_table(1))
     S._pvs(p, o, i64(-S.INF), i64(S.INF), i64(2), i64(0), st)
     assert len(S._pvs.signatures) == 1
+
+
+def _search_marked(engine: S.Engine, board: Board, busy: np.ndarray,
+                   marked: list[int]) -> tuple[int, list[int], int]:
+    """Search ``board`` to depth 7 from a new table, the positions after the moves
+    ``marked`` marked in ``busy`` as if another thread were searching them."""
+    from bitgames.core.tt import new_table
+    from bitgames.othello import eval as ev
+    from bitgames.othello.kernels import flips
+
+    p, o = (np.uint64(x) for x in board.bitboards())
+    for sq in marked:
+        f = np.uint64(flips(p, o, sq))
+        tag = smp.busy_tag(o ^ f, p ^ f ^ (np.uint64(1) << np.uint64(sq)))
+        smp.mark_busy(busy, np.uint64(tag))
+    ctl = np.zeros(8, dtype=np.int64)
+    ctl[S.NODE_LIMIT] = 1 << 62
+    ctl[S.GEN] = 1
+    ctl[S.EVAL_KIND] = S.CLASSIC  # the fixture engine evaluates with the classic one
+    pv = np.zeros(S.MAX_PLY + 2, dtype=np.int64)
+    score, length = S.search_root(p, o, np.int64(-S.INF), np.int64(S.INF), np.int64(7),
+                                  new_table(16), np.full((S.MAX_PLY + 2, 2), -1, dtype=np.int64),
+                                  np.zeros(64, dtype=np.int64), ctl, engine.weights, ev.GATHER,
+                                  ev.B3, engine.classic, pv, busy)
+    return int(score), [int(x) for x in pv[:length]], int(ctl[S.NODES])
+
+
+def test_a_lone_thread_marking_the_positions_it_searches_searches_as_before(
+        engine: S.Engine) -> None:
+    board = Board()
+    for sq in ("f5", "d6", "c3", "d3", "c4", "f4"):
+        board.push(sq)
+    alone = _search_marked(engine, board, smp.busy_table(1), [])
+    busy = smp.busy_table(2)  # a thread's marks, with no other thread
+    assert _search_marked(engine, board, busy, []) == alone
+    assert not busy.any()  # every mark it made is cleared
+    moves = [m.square for m in board.legal_moves]
+    # root moves another thread is searching are put off, not skipped: with all of them
+    # marked, the second pass searches them in the same order, so the tree is the same
+    assert _search_marked(engine, board, smp.busy_table(2), moves) == alone
+    # one marked move (after the first) changes the order and the node count, never the
+    # score (a fixed-depth search without Multi-ProbCut: the minimax value)
+    one = [_search_marked(engine, board, smp.busy_table(2), [sq]) for sq in moves]
+    assert all(score == alone[0] for score, _, _ in one)
+    assert any(nodes != alone[2] for _, _, nodes in one)
 
 
 @pytest.mark.parametrize("board", ENDGAMES)

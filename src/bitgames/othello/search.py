@@ -791,14 +791,18 @@ class Engine(BaseEngine):
         pv = np.zeros(MAX_PLY + 2, dtype=np.int64)
         empties = 64 - popcount(p | o)
         busy = smp.busy_table(self.threads)
-        with smp.helping(self.threads, self._helper(p, o, max_depth, busy)) as helper_nodes:
-            best = self._deepen(p, o, max_depth, start, target, on_info, pv, empties, busy)
+        lead = smp.Lead(self.ctl, NODE_LIMIT)
+        helper = self._helper(p, o, max_depth, busy, lead)
+        with smp.helping(self.threads, helper) as helper_nodes:
+            best = self._deepen(p, o, max_depth, start, target, on_info, pv, empties, busy,
+                                lead)
         best.nodes += sum(helper_nodes)
         return best
 
-    def _helper(self, p: np.uint64, o: np.uint64, max_depth: int,
-                busy: np.ndarray) -> smp.Helper:
-        """A Lazy SMP helper of the search of (p, o) (:mod:`bitgames.core.smp`)."""
+    def _helper(self, p: np.uint64, o: np.uint64, max_depth: int, busy: np.ndarray,
+                lead: smp.Lead) -> smp.Helper:
+        """A Lazy SMP helper of the search of (p, o) (:mod:`bitgames.core.smp`): the
+        iterations it completes go to ``lead``."""
         while len(self._helper_tables) < self.threads - 1:
             self._helper_tables.append((np.full((MAX_PLY + 2, 2), -1, dtype=np.int64),
                                         np.zeros(64, dtype=np.int64)))
@@ -811,32 +815,43 @@ class Engine(BaseEngine):
             ctl[NODE_LIMIT] = 1 << 62
             stop.attach(ctl, STOP)
             pv = np.zeros(MAX_PLY + 2, dtype=np.int64)
-            # the root, as the main thread searches it, odd helpers one ply deeper: 1.2-1.3
-            # times as fast on 2 threads for the typical position, against 1.05 for helpers
-            # that searched the root's children one by one (docs/PERFORMANCE.md)
-            for d in range(1, max_depth + 1):
+            # the root, with a full window, never shallower than the main thread
+            # (docs/PERFORMANCE.md: helpers that searched the root's children one by one
+            # instead were slower for the typical position)
+            depth = 0
+            while depth < max_depth:
+                depth = min(lead.next_depth(index, depth), max_depth)
                 if stop.is_set():
                     break
-                search_root(p, o, np.int64(-INF), np.int64(INF),
-                            np.int64(smp.helper_depth(index, d)), self.table,
-                            killers, hist, ctl, self.weights, ev.GATHER, ev.B3,
-                            self.classic, pv, busy)
+                s, length = search_root(p, o, np.int64(-INF), np.int64(INF), np.int64(depth),
+                                        self.table, killers, hist, ctl, self.weights,
+                                        ev.GATHER, ev.B3, self.classic, pv, busy)
+                if ctl[STOP]:
+                    break
+                if length > 0:
+                    lead.done(depth, int(pv[0]), int(s))
             return int(ctl[NODES])
 
         return run
 
     def _deepen(self, p: np.uint64, o: np.uint64, max_depth: int, start: float,
                 target: float, on_info: InfoCallback | None, pv: np.ndarray,
-                empties: int, busy: np.ndarray) -> SearchResult:
-        """The iterative deepening of the engine's own thread."""
+                empties: int, busy: np.ndarray, lead: smp.Lead) -> SearchResult:
+        """The iterative deepening of the engine's own thread, which goes on from a
+        helper's result when a helper completes an iteration first (``lead``)."""
         best: SearchResult | None = None
         prev = 0
         last_time = 0.0
-        for d in range(1, max_depth + 1):
+        limit = int(self.ctl[NODE_LIMIT])
+        d = s = length = 0
+        while d < max_depth:
+            d += 1
             window = 60 if d > 2 else INF
             alpha, beta = max(prev - window, -INF), min(prev + window, INF)
             iter_start = time.perf_counter()
-            while True:
+            self.ctl[NODE_LIMIT] = limit  # a lead may have zeroed it since the last one
+            searched = lead.start(d)
+            while searched:
                 s, length = search_root(p, o, np.int64(alpha), np.int64(beta), np.int64(d),
                                         self.table, self.killers, self.hist, self.ctl,
                                         self.weights, ev.GATHER, ev.B3, self.classic, pv,
@@ -851,6 +866,15 @@ class Engine(BaseEngine):
                     window *= 4
                 else:
                     break
+            if not searched or (self.ctl[STOP] and lead.depth >= d
+                                and not self.stop_signal.is_set()
+                                and self.ctl[NODES] < limit):
+                # a helper completed this iteration or a deeper one first: go on from its
+                # result (its move alone as the variation)
+                self.ctl[STOP] = 0
+                d, s, length = lead.depth, lead.score, 1
+                pv[0] = lead.move
+            self.ctl[NODE_LIMIT] = limit
             elapsed = time.perf_counter() - start
             if self.ctl[STOP]:
                 if best is None:  # not even depth 1 finished: take the first PV move
