@@ -8,8 +8,9 @@ iterative deepening exactly as with one thread; while it does, each helper threa
 the same search kernel from the same root, on killers and history of its own, and writes
 what it finds into the one transposition table they share. The main search then finds
 the subtrees a helper has already searched as table hits, and the helpers, being a
-little ahead or aside, search different lines first. Only the main thread's result is
-used, so a search never returns a helper's half-finished answer.
+little ahead or aside, search different lines first. A helper's result is used only
+for an iteration it completed (:class:`Lead`, below), so a search never returns a
+helper's half-finished answer.
 
 The kernels release the GIL (``nogil=True``), so the threads run on separate cores. The
 table needs no lock: an entry is checked by its key words stored XOR-ed with its data
@@ -20,7 +21,8 @@ number (1, 2, ...) and a :class:`~bitgames.core.engine.StopSignal` that it must 
 attach to its kernel's control array) and that is raised when the main search ends. No
 helper outlives the ``with`` block.
 
-Two refinements, used by the draughts search (docs/PERFORMANCE.md has the figures):
+Two refinements, used by the draughts and Othello midgame searches (docs/PERFORMANCE.md
+has the figures):
 a helper may finish an iteration before the main thread does (the odd helpers search
 one ply deeper), and :class:`Lead` then hands its result to the main thread, which stops its
 own iteration and goes on from the helper's depth, so the search is as deep as its
