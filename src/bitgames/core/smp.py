@@ -101,6 +101,22 @@ def busy_tag(k0: np.uint64, k1: np.uint64) -> np.uint64:
 
 
 @njit(inline="always")
+def next_pass(idx: int, n: int, put_off: bool, second: bool) -> tuple[int, bool, bool]:
+    """Where a move loop that puts moves off goes on at position ``idx`` of its ``n``
+    moves: ``(idx, second, done)``. At the end of the first pass it starts again from 0
+    for the second pass (which searches only the moves put off) if a move was put off.
+
+    >>> next_pass(3, 5, False, False), next_pass(5, 5, True, False), next_pass(5, 5, True, True)
+    ((3, False, False), (0, True, False), (5, True, True))
+    """
+    if idx < n:
+        return idx, second, False
+    if put_off and not second:
+        return 0, True, False
+    return idx, second, True
+
+
+@njit(inline="always")
 def is_busy(busy: np.ndarray, tag: np.uint64) -> bool:
     """Whether a thread marked the position of ``tag`` and has not finished it."""
     return busy[tag >> _BUSY_SHIFT] == tag

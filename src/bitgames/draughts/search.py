@@ -243,11 +243,9 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
     idx = 0
     i = 0
     while True:
-        if idx == n:
-            if not put_off or second:
-                break
-            second = True
-            idx = 0
+        idx, second, done = smp.next_pass(idx, n, put_off, second)
+        if done:
+            break
         if second:
             if buf[ply, idx, 1] != PUT_OFF:
                 idx += 1

@@ -385,11 +385,9 @@ def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int
     idx = 0
     i = 0
     while True:
-        if idx == k:
-            if not put_off or second:
-                break
-            second = True
-            idx = 0
+        idx, second, done = smp.next_pass(idx, k, put_off, second)
+        if done:
+            break
         if second:
             if st.move_val[ply, idx] != PUT_OFF:
                 idx += 1
