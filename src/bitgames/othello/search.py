@@ -474,14 +474,14 @@ def child_scores(p: np.uint64, o: np.uint64, depth: int, tt: np.ndarray, killers
     """Full-window score of every legal move searched to ``depth - 1``: ``out[k] = (sq, s)``."""
     moves = legal_moves(p, o)
     pv = np.zeros(MAX_PLY + 2, dtype=np.int64)
+    busy = np.zeros(1, dtype=np.uint64)  # one thread's busy table
     k = 0
     while moves:
         x = ctz(moves)
         moves &= moves - _ONE
         f = flips(p, o, x)
         s, _ = search_root(o ^ f, p ^ f ^ (_ONE << U(x)), np.int64(-INF), np.int64(INF),
-                           depth - 1, tt, killers, hist, ctl, w, gather, b3, wc, pv,
-                           np.zeros(1, dtype=np.uint64))  # one thread's busy table
+                           depth - 1, tt, killers, hist, ctl, w, gather, b3, wc, pv, busy)
         out[k, 0] = x
         out[k, 1] = -s
         k += 1
