@@ -26,7 +26,9 @@ has the figures):
 a helper may finish an iteration before the main thread does (the odd helpers search
 one ply deeper), and :class:`Lead` then hands its result to the main thread, which stops its
 own iteration and goes on from the helper's depth, so the search is as deep as its
-fastest thread.
+fastest thread. The odd helpers then either search the main thread's new iteration beside it
+(draughts) or keep one ply ahead of it (Othello: ``Lead(..., ahead=True)``); each engine
+uses the one that measured faster.
 
 Threads that search the same tree also tend to search the same subtree at the same
 time. So that they spread out, the kernels keep a small shared table of the positions
@@ -162,9 +164,14 @@ class Lead:
     (2, 1)
     >>> lead.next_depth(1, last=5), lead.next_depth(1, last=8)  # the main thread is at 7
     (7, 9)
+    >>> ahead = Lead(stats, 1, ahead=True)  # odd helpers keep one ply ahead
+    >>> ahead.start(7)
+    True
+    >>> ahead.next_depth(1, last=5), ahead.next_depth(2, last=5), ahead.next_depth(1, last=8)
+    (8, 7, 9)
     """
 
-    def __init__(self, stats: np.ndarray, slot: int) -> None:
+    def __init__(self, stats: np.ndarray, slot: int, ahead: bool = False) -> None:
         #: the deepest iteration a helper completed (0: none), its best move and score
         #: in the kernel's own encoding
         self.depth = 0
@@ -173,6 +180,7 @@ class Lead:
         self._stats = stats
         self._slot = slot
         self._current = 0
+        self._ahead = ahead
         self._lock = threading.Lock()
 
     def start(self, depth: int) -> bool:
@@ -194,10 +202,11 @@ class Lead:
     def next_depth(self, index: int, last: int) -> int:
         """The depth helper ``index`` searches after completing ``last`` (0: none yet):
         first :func:`helper_depth` of 1, then one deeper each time, but never shallower
-        than the main thread's iteration."""
+        than the main thread's iteration (with ``ahead``, :func:`helper_depth` of it)."""
         if last == 0:
             return helper_depth(index, 1)
-        return max(last + 1, self._current)
+        return max(last + 1, helper_depth(index, self._current) if self._ahead
+                   else self._current)
 
 
 def helper_depth(index: int, depth: int) -> int:

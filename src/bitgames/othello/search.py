@@ -789,7 +789,7 @@ class Engine(BaseEngine):
         pv = np.zeros(MAX_PLY + 2, dtype=np.int64)
         empties = 64 - popcount(p | o)
         busy = smp.busy_table(self.threads)
-        lead = smp.Lead(self.ctl, NODE_LIMIT)
+        lead = smp.Lead(self.ctl, NODE_LIMIT, ahead=True)
         helper = self._helper(p, o, max_depth, busy, lead)
         with smp.helping(self.threads, helper) as helper_nodes:
             best = self._deepen(p, o, max_depth, start, target, on_info, pv, empties, busy,
