@@ -89,7 +89,8 @@ CLASSIC = 1
 # Slots of the control array ``SearchState.ctl``: the stop flag (set from another thread,
 # or by the kernel at the node limit), the node limit, the nodes searched, whether
 # Multi-ProbCut is on, the evaluation (PATTERN or CLASSIC), the table generation of this
-# search, the deepest ply reached.
+# search, the deepest ply reached, the score of the best root move searched to the end
+# (what a stopped iteration leaves: Engine._deepen).
 STOP = 0
 NODE_LIMIT = 1
 NODES = 2
@@ -97,6 +98,7 @@ USE_MPC = 3
 EVAL_KIND = 4
 GEN = 5
 SEL_DEPTH = 6
+ROOT_SCORE = 7
 
 
 class SearchState(NamedTuple):
@@ -115,7 +117,7 @@ class SearchState(NamedTuple):
     #: the principal variation of each ply, and its length
     pv: np.ndarray
     pv_len: np.ndarray
-    #: the control slots (``STOP`` ... ``SEL_DEPTH``)
+    #: the control slots (``STOP`` ... ``ROOT_SCORE``)
     ctl: np.ndarray
     ev: Evaluation
     #: positions being searched, shared by the threads (:func:`bitgames.core.smp.busy_table`)
@@ -427,6 +429,8 @@ def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int
                 for j in range(pv_len[ply + 1]):
                     pv[ply, j + 1] = pv[ply + 1, j]
                 pv_len[ply] = pv_len[ply + 1] + 1
+                if ply == 0:
+                    ctl[ROOT_SCORE] = s
                 if s >= beta:
                     if killers[ply, 0] != x:
                         killers[ply, 1] = killers[ply, 0]
@@ -864,19 +868,28 @@ class Engine(BaseEngine):
                     window *= 4
                 else:
                     break
-            if not searched or (self.ctl[STOP] and lead.depth >= d
-                                and not self.stop_signal.is_set()
-                                and self.ctl[NODES] < limit):
-                # a helper completed this iteration or a deeper one first: go on from its
-                # result (its move alone as the variation)
-                self.ctl[STOP] = 0
+            led = not searched or bool(self.ctl[STOP] and lead.depth >= d)
+            if led:
+                # a helper completed this iteration or a deeper one first: its result (its
+                # move alone as the variation), and go on from it unless the search is over
                 d, s, length = lead.depth, lead.score, 1
                 pv[0] = lead.move
+                if not self.stop_signal.is_set() and self.ctl[NODES] < limit:
+                    self.ctl[STOP] = 0
             self.ctl[NODE_LIMIT] = limit
             elapsed = time.perf_counter() - start
             if self.ctl[STOP]:
-                if best is None:  # not even depth 1 finished: take the first PV move
-                    first = int(pv[0]) if length > 0 else ctz(legal_moves(p, o))
+                if led or length > 0:
+                    # a stopped iteration still counts for the root moves it finished: the
+                    # first (last iteration's best) is searched to the end before any other,
+                    # and another replaces it only once a full-window search proves it
+                    # better
+                    score = int(s) if led else int(self.ctl[ROOT_SCORE])
+                    moves = [Move(int(x)) for x in pv[:length]]
+                    best = SearchResult(moves[0], _midgame_score(score, d >= empties), moves,
+                                        d if led else d - 1)
+                elif best is None:  # not even depth 1 finished: any legal move
+                    first = ctz(legal_moves(p, o))
                     best = SearchResult(Move(first), None, [Move(first)])
                 best.ended = self.stop_signal.end(completed=self.ctl[NODES]
                                                   >= self.ctl[NODE_LIMIT])
@@ -894,8 +907,12 @@ class Engine(BaseEngine):
             iter_time = time.perf_counter() - iter_start
             growth = iter_time / last_time if last_time > 0.002 else 3.0
             last_time = iter_time
-            if elapsed + iter_time * min(max(growth, 1.5), 6.0) > target:
+            if elapsed >= target:
                 break
+            if elapsed + iter_time * min(max(growth, 1.5), 6.0) > target:
+                # the next iteration will hardly end: it may still confirm or change the
+                # move (above), but stops at the optimum rather than at a clock's maximum
+                self.stop_signal.arm(target - elapsed)
         assert best is not None
         return best
 
