@@ -142,6 +142,26 @@ def test_node_limit_and_stop(engine: S.Engine) -> None:
     assert r.move in b.legal_moves
 
 
+@pytest.mark.parametrize("transcript", [  # random games where depths 5 and 6 disagree
+    "e6f4e3d2e2f2g3h4h2f6g6g7g8g5c4h6f5e7f7e8d8c5b5h8e1b4",
+    "f5f6f7c5c6c7b5e3f3a4d3e2f4b6e6g3e1g7b7b8d6g4",
+    "c4c5b6d3e2d2f5b4a4f1d1c2",
+])
+def test_a_stopped_iteration_keeps_the_root_moves_it_finished(transcript: str) -> None:
+    engine = S.Engine(level=20)
+    b = Board.from_transcript(transcript)
+    done = {}
+    for depth in (5, 6):
+        engine.new_game()
+        done[depth] = engine.search(b, Limit(depth=depth), solve=False)
+    assert done[5].move != done[6].move  # else this position tests nothing
+    # stopped one node before depth 6 ends, every root move but the last is finished: the
+    # answer is depth 6's, reported as depth 5 (the last iteration completed)
+    engine.new_game()
+    r = engine.search(b, Limit(depth=6, nodes=done[6].nodes - 1), solve=False)
+    assert (r.move, r.score, r.depth) == (done[6].move, done[6].score, 5)
+
+
 def test_movetime_is_respected(engine: S.Engine) -> None:
     b = Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
     engine.search(b, Limit(depth=2))  # compiled code loaded before timing
