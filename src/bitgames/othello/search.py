@@ -878,28 +878,27 @@ class Engine(BaseEngine):
                     self.ctl[STOP] = 0
             self.ctl[NODE_LIMIT] = limit
             elapsed = time.perf_counter() - start
-            if self.ctl[STOP]:
-                if led or length > 0:
-                    # a stopped iteration still counts for the root moves it finished: the
-                    # first (last iteration's best) is searched to the end before any other,
-                    # and another replaces it only once a full-window search proves it
-                    # better
-                    score = int(s) if led else int(self.ctl[ROOT_SCORE])
-                    moves = [Move(int(x)) for x in pv[:length]]
-                    best = SearchResult(moves[0], _midgame_score(score, d >= empties), moves,
-                                        d if led else d - 1)
-                elif best is None:  # not even depth 1 finished: any legal move
+            stopped = bool(self.ctl[STOP])
+            if stopped and not led and length == 0:  # no root move of this iteration ended
+                if best is None:  # not even depth 1 finished: any legal move
                     first = ctz(legal_moves(p, o))
                     best = SearchResult(Move(first), None, [Move(first)])
+            else:
+                # iteration d's result; a stopped iteration still counts for the root moves
+                # it finished: the first (last iteration's best) is searched to the end
+                # before any other, and another replaces it only once a full-window search
+                # proves it better
+                partial = stopped and not led
+                prev = int(self.ctl[ROOT_SCORE]) if partial else int(s)
+                moves = [Move(int(x)) for x in pv[:length]]
+                best = SearchResult(moves[0], _midgame_score(prev, d >= empties), moves,
+                                    d - 1 if partial else d, int(self.ctl[NODES]), elapsed)
+            if stopped:
                 best.ended = self.stop_signal.end(completed=self.ctl[NODES]
                                                   >= self.ctl[NODE_LIMIT])
                 best.nodes = int(self.ctl[NODES])
                 best.time = elapsed
                 return best
-            prev = int(s)
-            moves = [Move(int(x)) for x in pv[:length]]
-            best = SearchResult(moves[0], _midgame_score(prev, d >= empties), moves, d,
-                                int(self.ctl[NODES]), elapsed)
             if on_info is not None:
                 on_info(best.info())
             if abs(prev) > 6300 and d >= empties:
