@@ -15,6 +15,7 @@ from bitgames.core.engine import End, Limit, Score, TimeManager, Unit
 from bitgames.core.errors import BitgamesError
 from bitgames.othello import search as S
 from bitgames.othello.board import Board
+from bitgames.othello.obf import ffo_problems
 from bitgames.othello.solver import Solver
 
 ENDGAMES = [  # FFO #1-#3 style positions and a 12-empties one from a random game
@@ -160,6 +161,34 @@ def test_a_stopped_iteration_keeps_the_root_moves_it_finished(transcript: str) -
     engine.new_game()
     r = engine.search(b, Limit(depth=6, nodes=done[6].nodes - 1), solve=False)
     assert (r.move, r.score, r.depth) == (done[6].move, done[6].score, 5)
+
+
+def test_a_solve_out_of_time_gives_way_to_the_midgame_search(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # FFO #45 takes seconds to solve; an estimate that says it fits makes the engine try
+    engine = S.Engine(level=20)
+    monkeypatch.setattr(S, "solve_time_estimate", lambda empties, threads=1: 0.0)
+    b = Board(ffo_problems(45, 45)[0].board)
+    assert b.empties() <= engine.exact_empties
+    engine.search(Board(ENDGAMES[0]))  # compiled code loaded before timing
+    engine.search(b, Limit(depth=2), solve=False)
+    t0 = time.perf_counter()
+    r = engine.search(b, Limit(time=0.5))
+    took = time.perf_counter() - t0
+    assert 0.5 * S.SOLVE_SHARE < took < 1.5  # the solve's share, then the midgame search
+    assert r.move in b.legal_moves and r.score is not None and not r.score.exact
+    assert r.depth >= 4 and r.ended is End.TIME
+
+
+def test_a_search_stopped_in_its_solve_answers_with_a_1_ply_search() -> None:
+    engine = S.Engine(level=20)
+    b = Board(ffo_problems(45, 45)[0].board)
+    expected = engine.search(b, Limit(depth=1), solve=False)
+    t = threading.Timer(0.2, engine.stop)
+    t.start()
+    r = engine.search(b)  # no time limit: the solve starts, and is stopped
+    assert r.ended is End.STOPPED
+    assert (r.move, r.score, r.depth) == (expected.move, expected.score, 1)
 
 
 def test_movetime_is_respected(engine: S.Engine) -> None:

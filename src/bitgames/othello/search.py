@@ -537,6 +537,10 @@ def time_weight(empties: int) -> float:
 
 #: The exact solve gets the time of this many average moves.
 SOLVE_WEIGHT = 2.0
+#: A timed solve that has not ended by this share of the move's maximum time gives way to
+#: the midgame search, which answers in the rest: a solve's time varies tenfold between
+#: positions of the same empties, and a stopped solve has no move to offer.
+SOLVE_SHARE = 0.6
 
 
 def time_weights(empties: int, exact_at: int) -> list[float]:
@@ -641,6 +645,9 @@ class Engine(BaseEngine):
         self.solver_stats = np.zeros(4, dtype=np.int64)
         self.stop_signal.attach(self.ctl, STOP)
         self.stop_signal.attach(self.solver_stats, solver_mod.STOP)
+        #: stops the solve alone, when a timed solve has had its share of the time
+        self._solve_alarm = StopSignal()
+        self._solve_alarm.attach(self.solver_stats, solver_mod.STOP)
         self.generation = 0
 
     def _apply_level(self, n: int) -> None:
@@ -717,11 +724,14 @@ class Engine(BaseEngine):
             fits = target == math.inf or (solve_time_estimate(empties, self.threads)
                                           <= 0.5 * target)
             if solve and empties <= self.wld_empties and fits:
-                solved = self._solve(board, empties, start, on_info)
+                solved = self._solve(board, empties, start, hard, on_info)
                 if solved is not None:
                     if multi > 1:
                         solved.multipv = self._multi(p, o, max(1, min(max_depth, empties)))
                     return solved
+                # the solve ran out of its share: the midgame search aims at half the rest
+                elapsed = time.perf_counter() - start
+                target = max(target, elapsed + 0.5 * (hard - elapsed))
             result = self._iterate(p, o, max_depth, start, target, on_info)
             if multi > 1 and result.ended is End.COMPLETED:
                 result.multipv = self._multi(p, o, result.depth)
@@ -760,9 +770,10 @@ class Engine(BaseEngine):
         exact = depth >= 64 - popcount(p | o)
         return [(Move(sq), _midgame_score(s, exact)) for sq, s in rows]
 
-    def _solve(self, board: Any, empties: int, start: float,
+    def _solve(self, board: Any, empties: int, start: float, hard: float,
                on_info: InfoCallback | None) -> SearchResult | None:
-        """Exact or WLD solve at the root, stoppable; None when stopped."""
+        """Exact or WLD solve at the root, stoppable; None when stopped, by the stop
+        signal or, with a time limit ``hard``, at :data:`SOLVE_SHARE` of it."""
         exact = empties <= self.exact_empties
         p, o = board.bitboards()
         if self.ctl[STOP]:
@@ -772,7 +783,12 @@ class Engine(BaseEngine):
         stats[solver_mod.NODES] = 0
         alpha, beta = (-solver_mod.INF, solver_mod.INF) if exact else (-1, 1)
         self.solver.threads = self.threads
-        value, length = self.solver.run(p, o, alpha, beta, pv, stats)
+        if hard < math.inf:
+            self._solve_alarm.arm(SOLVE_SHARE * hard - (time.perf_counter() - start))
+        try:
+            value, length = self.solver.run(p, o, alpha, beta, pv, stats)
+        finally:
+            self._solve_alarm.disarm()
         if stats[solver_mod.STOP]:
             return None
         moves = [Move(int(s)) for s in pv[:length]]
@@ -880,9 +896,15 @@ class Engine(BaseEngine):
             elapsed = time.perf_counter() - start
             stopped = bool(self.ctl[STOP])
             if stopped and not led and length == 0:  # no root move of this iteration ended
-                if best is None:  # not even depth 1 finished: any legal move
-                    first = ctz(legal_moves(p, o))
-                    best = SearchResult(Move(first), None, [Move(first)])
+                if best is None:  # stopped before depth 1 ended: depth 1 regardless
+                    ctl = self.ctl.copy()
+                    ctl[STOP], ctl[NODE_LIMIT] = 0, 1 << 62
+                    s, length = search_root(p, o, np.int64(-INF), np.int64(INF), np.int64(1),
+                                            self.table, self.killers, self.hist, ctl,
+                                            self.weights, ev.GATHER, ev.B3, self.classic, pv,
+                                            busy)
+                    best = SearchResult(Move(int(pv[0])), _midgame_score(int(s)),
+                                        [Move(int(pv[0]))], 1)
             else:
                 # iteration d's result; a stopped iteration still counts for the root moves
                 # it finished: the first (last iteration's best) is searched to the end
