@@ -11,6 +11,12 @@ win/loss/draw solve from W empties, and the other side "human". Zebra writes the
 front end stops it and reads Zebra's move (a move that ends the game is read from its
 ``-log`` file). Zebra's transposition table does not survive from one move to the next.
 
+With a game clock (the match runner's ``--tc``: GTP ``time_left``), Zebra gets its own
+remaining time, in whole seconds, as its clock (``-time T 0 T 0``); a DEPTH of 60 makes it
+search by time (its ``timed_search``), deciding itself when to solve (exactly from EXACT
+empties, else win/loss/draw). Its process start and the replay of the game count against
+its clock, as the match runner times the whole answer.
+
 Usage: python benchmarks/othello_zebra_gtp.py ZEBRA DEPTH EXACT WLD
 """
 
@@ -26,8 +32,10 @@ import tempfile
 PROMPTS = (b"Black move:", b"White move:")
 
 
-def zebra_move(zebra: str, levels: list[str], moves: list[str], color: str) -> str:
-    """Zebra's move for ``color`` (``b``/``w``) after ``moves`` (no passes), or ``pass``."""
+def zebra_move(zebra: str, levels: list[str], moves: list[str], color: str,
+               clock: float | None = None) -> str:
+    """Zebra's move for ``color`` (``b``/``w``) after ``moves`` (no passes), or ``pass``;
+    ``clock``: the seconds left on its clock, if it plays on one."""
     mine, human = [*levels], ["0"]
     skills = mine + human if color == "b" else human + mine
     with tempfile.TemporaryDirectory() as work:
@@ -36,6 +44,9 @@ def zebra_move(zebra: str, levels: list[str], moves: list[str], color: str) -> s
         log = os.path.join(work, "game.log")
         command = [zebra, "-quiet", "-l", *skills, "-b", "0", "-r", "0", "-w", "0",
                    "-e", "0", "-log", log]
+        if clock is not None:
+            seconds = str(max(1, int(clock)))
+            command += ["-time", seconds, "0", seconds, "0"]
         if moves:
             command += ["-seq", "".join(moves)]
         proc = subprocess.Popen(command, cwd=work, stdin=subprocess.DEVNULL,
@@ -70,6 +81,7 @@ def main(argv: list[str]) -> int:
         return 2
     zebra, levels = os.path.abspath(argv[0]), argv[1:]
     moves: list[str] = []
+    clocks: dict[str, float] = {}  # seconds left by colour, from time_left
 
     def reply(text: str = "", ok: bool = True) -> None:
         sys.stdout.write(f"{'=' if ok else '?'} {text}\n\n")
@@ -93,13 +105,20 @@ def main(argv: list[str]) -> int:
             reply() if args == ["8"] else reply("unacceptable size", ok=False)
         elif command == "clear_board":
             moves = []
+            clocks = {}
+            reply()
+        elif command == "time_settings":
+            reply()
+        elif command == "time_left" and len(args) >= 2:
+            clocks[args[0].lower()[:1]] = float(args[1])
             reply()
         elif command == "play" and len(args) == 2:
             if args[1].lower() != "pass":
                 moves.append(args[1].lower())
             reply()
         elif command == "genmove" and args:
-            move = zebra_move(zebra, levels, moves, args[0].lower()[:1])
+            color = args[0].lower()[:1]
+            move = zebra_move(zebra, levels, moves, color, clocks.get(color))
             if move != "pass":
                 moves.append(move)
             reply(move)
