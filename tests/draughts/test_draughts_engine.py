@@ -66,6 +66,17 @@ def test_stop_from_another_thread() -> None:
     assert r.move in list(Board().legal_moves)
 
 
+@pytest.mark.parametrize("limit", [Limit(nodes=1), Limit(time=1e-9)])
+def test_a_search_cut_in_its_first_iteration_still_answers_with_a_searched_move(
+        limit: Limit) -> None:
+    # the first legal move, c1-b2, gives a man away at once (a3:c1); a 1-ply search
+    # sees it, an unsearched answer does not
+    board = Board("W:Wc1,g1,d2,c3,h4:BKe1,a3,f6,c7,e7,g7,b8,f8,h8")
+    assert str(next(iter(board.legal_moves))) == "c1-b2"
+    result = Engine("russian").search(board, limit)
+    assert str(result.move) != "c1-b2" and result.depth >= 1 and result.pv[0] == result.move
+
+
 def test_game_over_position_has_no_move() -> None:
     r = Engine().search(Board("W:W:Bd4"), Limit(depth=3))
     assert r.move is None and r.score is not None and r.score.is_loss

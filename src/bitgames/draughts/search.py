@@ -450,21 +450,26 @@ class Engine(core_engine.Engine):
         out_of_time = False
         lead = smp.Lead(stats, S_LIMIT)
         helper = self._helper(w, b, k, side, state, probe, max_depth, lead)
+        # the first iteration (a few hundred nodes) runs on control slots of its own, which
+        # no stop and no node limit cut, so that every answer is a searched move
+        first = state._replace(stats=np.zeros_like(stats))
         with smp.helping(self.threads, helper) as helper_nodes:
             d = score = best = seldepth = 0
             while d < max_depth:
                 d += 1
-                stats[:] = 0
-                stats[S_LIMIT] = node_limit - total_nodes
-                stats[S_GEN] = self._generation
-                stats[S_EGDB] = probe
-                if stop.is_set():
+                run = state if d > 1 else first
+                run.stats[:] = 0
+                run.stats[S_LIMIT] = node_limit - total_nodes if d > 1 else 1 << 62
+                run.stats[S_GEN] = self._generation
+                run.stats[S_EGDB] = probe
+                if stop.is_set() and d > 1:
                     stats[S_LIMIT] = 0
                 searched = lead.start(d)
                 if searched:
                     score = _pvs(U(w), U(b), U(k), np.int64(side), np.int64(d),
                                  np.int64(-INF), np.int64(INF), np.int64(0),
-                                 np.int64(self._code), state)
+                                 np.int64(self._code), run)
+                    stats[:] = run.stats
                     total_nodes += int(stats[S_NODES])
                     best, seldepth = int(stats[S_BEST]), int(stats[S_SELDEPTH])
                 elapsed = time.perf_counter() - start
