@@ -2,7 +2,7 @@
 
     python benchmarks/parallel_bench.py [--games othello,draughts,leiserchess]
         [--positions 20] [--threads 2] [--rounds 2]
-        [--depths othello=13,draughts=17,leiserchess=7]
+        [--depths othello=13,draughts=17,leiserchess=7] [--table-bits N]
 
 For each engine, the same positions (random openings, fixed seed) are searched to a fixed
 depth from an empty table, on one thread and on ``--threads`` in turn (which goes first
@@ -10,7 +10,8 @@ alternates by round), so that a change of the machine's speed hits both alike; t
 repeated ``--rounds`` times. Prints the seconds and nodes of each round, then the ratio
 of the summed times, and the geometric mean and median of the ratios position by
 position (a few long searches weigh most in the summed times; these show the typical
-position).
+position). ``--table-bits N`` gives every engine, on one thread and on more alike, a
+transposition table of 2**N entries instead of its default.
 """
 
 from __future__ import annotations
@@ -42,33 +43,37 @@ def _random_boards(new: Callable[[], Any], n: int, lo: int, hi: int, seed: int =
     return boards
 
 
-def _othello(n: int, depth: int
+def _othello(n: int, depth: int, bits: int | None
              ) -> tuple[list[Any], Callable[[int], Any], Callable[[Any, Any], Any]]:
     from bitgames.othello.board import Board
     from bitgames.othello.search import Engine
 
     boards = _random_boards(Board, n, 10, 30)
-    return (boards, lambda t: Engine(level=20, threads=t),
+    size: dict[str, Any] = {} if bits is None else {"table_bits": bits}
+    return (boards, lambda t: Engine(level=20, threads=t, **size),
             lambda e, b: e.search(b, Limit(depth=depth), solve=False))
 
 
-def _draughts(n: int, depth: int
+def _draughts(n: int, depth: int, bits: int | None
               ) -> tuple[list[Any], Callable[[int], Any], Callable[[Any, Any], Any]]:
     from bitgames.draughts.board import Board
     from bitgames.draughts.search import Engine
 
     boards = _random_boards(Board, n, 6, 24)
-    return boards, lambda t: Engine("russian", threads=t), lambda e, b: e.search(
+    size: dict[str, Any] = {} if bits is None else {"tt_bits": bits}
+    return boards, lambda t: Engine("russian", threads=t, **size), lambda e, b: e.search(
         b, Limit(depth=depth))
 
 
-def _leiserchess(n: int, depth: int
+def _leiserchess(n: int, depth: int, bits: int | None
                  ) -> tuple[list[Any], Callable[[int], Any], Callable[[Any, Any], Any]]:
     from bitgames.leiserchess.board import Board
     from bitgames.leiserchess.search import Engine
 
     boards = _random_boards(Board, n, 4, 30)
-    return boards, lambda t: Engine(threads=t), lambda e, b: e.search(b, Limit(depth=depth))
+    size: dict[str, Any] = {} if bits is None else {"tt_bits": bits}
+    return boards, lambda t: Engine(threads=t, **size), lambda e, b: e.search(
+        b, Limit(depth=depth))
 
 
 def main() -> None:
@@ -79,11 +84,14 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--depths", default="othello=13,draughts=17,leiserchess=7",
                     help="the fixed depth of each engine")
+    ap.add_argument("--table-bits", type=int, default=None,
+                    help="a table of 2**N entries for every engine (default: its own)")
     args = ap.parse_args()
     depths = {name: int(d) for name, d in (x.split("=") for x in args.depths.split(","))}
     for game in args.games.split(","):
         items, make, run = {"othello": _othello, "draughts": _draughts,
-                            "leiserchess": _leiserchess}[game](args.positions, depths[game])
+                            "leiserchess": _leiserchess}[game](args.positions, depths[game],
+                                                            args.table_bits)
         counts = (1, args.threads)
         totals = {t: 0.0 for t in counts}
         ratios: list[float] = []  # 1 thread's time over more threads', each position
