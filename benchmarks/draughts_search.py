@@ -36,7 +36,7 @@ def main() -> None:
         best = float("inf")
         nodes = 0
         for _ in range(args.repeat):
-            engine = Engine(board.variant, tt_bits=20)
+            engine = Engine(board.variant, table_bits=20)
             start = time.perf_counter()
             result = engine.search(board, Limit(depth=args.depth))
             best = min(best, time.perf_counter() - start)

@@ -41,7 +41,7 @@ CHUNK = 100
 
 def play_chunk(out: str, index: int, variant: str, depth: int, seed: int) -> int:
     """Play one chunk of games and save its positions; the number of positions."""
-    engine = Engine(variant, tt_bits=18)
+    engine = Engine(variant, table_bits=18)
     rows: list[tuple[int, int, int, int, int]] = []
     results: list[float] = []
     openings = random_openings(lambda: Board(variant=variant), CHUNK, 8, seed + index)

@@ -43,35 +43,32 @@ def _random_boards(new: Callable[[], Any], n: int, lo: int, hi: int, seed: int =
     return boards
 
 
-def _othello(n: int, depth: int, bits: int | None
+def _othello(n: int, depth: int, size: dict[str, Any]
              ) -> tuple[list[Any], Callable[[int], Any], Callable[[Any, Any], Any]]:
     from bitgames.othello.board import Board
     from bitgames.othello.search import Engine
 
     boards = _random_boards(Board, n, 10, 30)
-    size: dict[str, Any] = {} if bits is None else {"table_bits": bits}
     return (boards, lambda t: Engine(level=20, threads=t, **size),
             lambda e, b: e.search(b, Limit(depth=depth), solve=False))
 
 
-def _draughts(n: int, depth: int, bits: int | None
+def _draughts(n: int, depth: int, size: dict[str, Any]
               ) -> tuple[list[Any], Callable[[int], Any], Callable[[Any, Any], Any]]:
     from bitgames.draughts.board import Board
     from bitgames.draughts.search import Engine
 
     boards = _random_boards(Board, n, 6, 24)
-    size: dict[str, Any] = {} if bits is None else {"tt_bits": bits}
     return boards, lambda t: Engine("russian", threads=t, **size), lambda e, b: e.search(
         b, Limit(depth=depth))
 
 
-def _leiserchess(n: int, depth: int, bits: int | None
+def _leiserchess(n: int, depth: int, size: dict[str, Any]
                  ) -> tuple[list[Any], Callable[[int], Any], Callable[[Any, Any], Any]]:
     from bitgames.leiserchess.board import Board
     from bitgames.leiserchess.search import Engine
 
     boards = _random_boards(Board, n, 4, 30)
-    size: dict[str, Any] = {} if bits is None else {"tt_bits": bits}
     return boards, lambda t: Engine(threads=t, **size), lambda e, b: e.search(
         b, Limit(depth=depth))
 
@@ -88,10 +85,10 @@ def main() -> None:
                     help="a table of 2**N entries for every engine (default: its own)")
     args = ap.parse_args()
     depths = {name: int(d) for name, d in (x.split("=") for x in args.depths.split(","))}
+    size: dict[str, Any] = {} if args.table_bits is None else {"table_bits": args.table_bits}
     for game in args.games.split(","):
         items, make, run = {"othello": _othello, "draughts": _draughts,
-                            "leiserchess": _leiserchess}[game](args.positions, depths[game],
-                                                            args.table_bits)
+                            "leiserchess": _leiserchess}[game](args.positions, depths[game], size)
         counts = (1, args.threads)
         totals = {t: 0.0 for t in counts}
         ratios: list[float] = []  # 1 thread's time over more threads', each position

@@ -68,8 +68,8 @@ def _engines(threads: int) -> list[tuple[Any, Any]]:
 
     return [(OEngine(level=20, evaluation="classic", table_bits=8, threads=threads),
              OBoard.from_transcript("f5d6c3d3c4f4f6f3e6e7")),
-            (DEngine("russian", tt_bits=8, threads=threads), DBoard()),
-            (LEngine(tt_bits=8, threads=threads), LBoard())]
+            (DEngine("russian", table_bits=8, threads=threads), DBoard()),
+            (LEngine(table_bits=8, threads=threads), LBoard())]
 
 
 @pytest.mark.parametrize("threads", [2, 4])

@@ -108,14 +108,14 @@ def play_pairs(a: Player, b: Player, variant: str, openings: int) -> MatchResult
 @pytest.mark.parametrize("variant", ["russian", "english"])
 def test_engine_beats_greedy(variant: str) -> None:
     # 20 openings x 2 colours; the target is >= 95 %
-    engine = EnginePlayer(Engine(variant, tt_bits=18), Limit(depth=LEVELS[2][0]))
+    engine = EnginePlayer(Engine(variant, table_bits=18), Limit(depth=LEVELS[2][0]))
     result = play_pairs(engine, GreedyPlayer(1), variant, 20)
     assert result.n == 40 and result.score >= 0.95, result.summary()
 
 
 def level_match(variant: str, high: int, low: int, openings: int) -> float:
-    result = play_pairs(EnginePlayer(Engine(variant, tt_bits=18), Limit(depth=LEVELS[high][0])),
-                        EnginePlayer(Engine(variant, tt_bits=18), Limit(depth=LEVELS[low][0])),
+    result = play_pairs(EnginePlayer(Engine(variant, table_bits=18), Limit(depth=LEVELS[high][0])),
+                        EnginePlayer(Engine(variant, table_bits=18), Limit(depth=LEVELS[low][0])),
                         variant, openings)
     lo, _ = result.elo_interval()
     assert result.score > 0.5 and result.wins > result.losses, result.summary()
@@ -191,7 +191,7 @@ def test_win_distance_survives_the_table_at_another_ply(fen: str) -> None:
     # table full of the first search) reports a win two plies shorter, as minimax says;
     # with root-relative entries it kept reporting the first distance
     board = Board(fen)
-    engine = Engine("english", tt_bits=16)
+    engine = Engine("english", table_bits=16)
     first = engine.search(board, Limit(depth=12))
     assert first.score is not None and first.score.is_win
     assert first.score.plies == forced_win_plies(board.copy(stack=False), 13)
@@ -208,7 +208,7 @@ def test_parallel_search_finds_the_minimax_win_distance(fen: str) -> None:
     # four threads on a table of 16 entries: torn or stale entries must not change the
     # proven distance, which plain minimax gives independently
     board = Board(fen)
-    engine = Engine("english", tt_bits=4, threads=4)
+    engine = Engine("english", table_bits=4, threads=4)
     result = engine.search(board, Limit(depth=12))
     expected = forced_win_plies(board.copy(stack=False), 13)
     assert expected is not None and result.score == Score.win_in(expected, Unit.MEN)
@@ -220,10 +220,10 @@ def test_a_stopped_iteration_keeps_a_better_move_it_finished() -> None:
     # in the middle of the fifth iteration, after f8-e7 was searched to the end, the search
     # plays it, although the last finished iteration is the fourth
     board = Board("B:Wa1,c1,e1,b2,f2,h2,a3,e3:Ba5,h6,a7,d8,f8,h8", variant="russian")
-    four = Engine("russian", tt_bits=16).search(board, Limit(depth=4))
-    five = Engine("russian", tt_bits=16).search(board, Limit(depth=5))
+    four = Engine("russian", table_bits=16).search(board, Limit(depth=4))
+    five = Engine("russian", table_bits=16).search(board, Limit(depth=5))
     assert four.move != five.move
-    stopped = [Engine("russian", tt_bits=16).search(board, Limit(nodes=n))
+    stopped = [Engine("russian", table_bits=16).search(board, Limit(nodes=n))
                for n in range(256, five.nodes, 64)]
     assert any(r.depth == 4 and r.move == five.move for r in stopped)
 
@@ -239,10 +239,10 @@ def test_a_lone_thread_marking_the_moves_it_searches_searches_as_before(
 
     board = Board("W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
                   variant="russian")
-    before = Engine("russian", tt_bits=16).search(board, Limit(depth=9))
+    before = Engine("russian", table_bits=16).search(board, Limit(depth=9))
     full = smp.busy_table(2)
     monkeypatch.setattr(search.smp, "busy_table", lambda threads: full)
-    marked = Engine("russian", tt_bits=16).search(board, Limit(depth=9))
+    marked = Engine("russian", table_bits=16).search(board, Limit(depth=9))
     assert (marked.move, marked.score, marked.nodes) == (before.move, before.score,
                                                           before.nodes)
     assert not full.any()  # every mark was taken back
@@ -260,11 +260,11 @@ def test_a_lone_thread_marking_the_moves_it_searches_searches_as_before(
     counts = set()
     for tag in tags:
         smp.mark_busy(full, tag)
-        counts.add(Engine("russian", tt_bits=16).search(board, Limit(depth=9)).nodes)
+        counts.add(Engine("russian", table_bits=16).search(board, Limit(depth=9)).nodes)
         smp.clear_busy(full, tag)
     assert len(counts) > 1
     for tag in tags:
         smp.mark_busy(full, tag)
-    again = Engine("russian", tt_bits=16).search(board, Limit(depth=9))
+    again = Engine("russian", table_bits=16).search(board, Limit(depth=9))
     assert (again.move, again.score, again.nodes) == (before.move, before.score,
                                                       before.nodes)

@@ -194,14 +194,14 @@ def test_kernels_run_without_jit(run_without_jit: Callable[..., str]) -> None:
         print(len(b.legal_moves))
         from bitgames.core.engine import Limit
         from bitgames.draughts.search import Engine
-        r = Engine("russian", tt_bits=12).search(Board(), Limit(depth=4))
+        r = Engine("russian", table_bits=12).search(Board(), Limit(depth=4))
         print(r.move, r.score.value, r.nodes)
     """)
     out = run_without_jit(code).split()
     from bitgames.core.engine import Limit
     from bitgames.draughts.search import Engine
 
-    r = Engine("russian", tt_bits=12).search(Board(), Limit(depth=4))
+    r = Engine("russian", table_bits=12).search(Board(), Limit(depth=4))
     # same counts as published, and the same search (move, score, nodes) as the JIT
     assert r.score is not None
     assert out == ["1469", "1469", "4", str(r.move), str(r.score.value), str(r.nodes)]

@@ -37,7 +37,7 @@ def _hub() -> tuple[SessionHarness, Callable[[Session], Any]]:
                  "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww"):
         h.send(line)
     h.output()
-    return h, lambda s: (s.variant, s.dialect, s.tt_bits, s.board.fen(), s.limit)
+    return h, lambda s: (s.variant, s.dialect, s.table_bits, s.board.fen(), s.limit)
 
 
 def _nboard() -> tuple[SessionHarness, Callable[[Session], Any]]:

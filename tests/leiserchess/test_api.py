@@ -112,7 +112,7 @@ def test_outcome_move_rule(rule: str, plies: int) -> None:
 
 def test_engine_interface_result() -> None:
     infos: list[Info] = []
-    res = Engine(tt_bits=14).search(Board(), Limit(depth=4), on_info=infos.append)
+    res = Engine(table_bits=14).search(Board(), Limit(depth=4), on_info=infos.append)
     assert [i.depth for i in infos] == [1, 2, 3, 4]
     assert res.depth == 4 and res.ended is End.COMPLETED
     assert isinstance(res.move, Move) and Board().is_legal(res.move)
@@ -122,25 +122,25 @@ def test_engine_interface_result() -> None:
 
 def test_engine_level_sets_the_default_depth() -> None:
     # Limit() = the level's depth; level 5 (the default) searches 6 plies
-    a = Engine(tt_bits=14).search(Board(), Limit(depth=4))
-    b = Engine(level=4, tt_bits=14).search(Board())
+    a = Engine(table_bits=14).search(Board(), Limit(depth=4))
+    b = Engine(level=4, table_bits=14).search(Board())
     assert (a.nodes, a.move, a.score, b.depth) == (b.nodes, b.move, b.score, 4)
-    assert Engine(tt_bits=10).level == 5 and Engine(tt_bits=10).default_depth == 6
-    assert Engine(level=1, tt_bits=10).search(Board()).depth == 1
+    assert Engine(table_bits=10).level == 5 and Engine(table_bits=10).default_depth == 6
+    assert Engine(level=1, table_bits=10).search(Board()).depth == 1
     with pytest.raises(ValueError, match="level"):
         Engine(level=11)
 
 
 def test_engine_mate_score_and_no_move() -> None:
-    res = Engine(tt_bits=12).search(Board("ss7/8/8/8/8/8/8/WW7 W"), Limit(depth=3))
+    res = Engine(table_bits=12).search(Board("ss7/8/8/8/8/8/8/WW7 W"), Limit(depth=3))
     assert res.score == Score.win_in(1, Unit.PAWNS) and str(res.move) == "a0R"
     over = Board("ss7/8/8/8/8/8/8/WW7 W")
     over.push("a0R")
-    assert Engine(tt_bits=10).search(over).move is None
+    assert Engine(table_bits=10).search(over).move is None
 
 
 def test_engine_stop_from_another_thread() -> None:
-    engine = Engine(tt_bits=16)
+    engine = Engine(table_bits=16)
     threading.Timer(0.5, engine.stop).start()
     start = time.perf_counter()
     res = engine.search(Board(), Limit(infinite=True))
@@ -151,11 +151,11 @@ def test_engine_stop_from_another_thread() -> None:
 def test_engine_clock_budget() -> None:
     # 2 s on the clock: the time manager's budget is a small share of it
     start = time.perf_counter()
-    res = Engine(tt_bits=16).search(Board(), Limit(remaining=2.0))
+    res = Engine(table_bits=16).search(Board(), Limit(remaining=2.0))
     assert time.perf_counter() - start < 1.0
     assert res.ended in (End.TIME, End.COMPLETED) and Board().is_legal(res.move)
 
 
 def test_engine_node_limit_completes() -> None:
-    res = Engine(tt_bits=14).search(Board(), Limit(nodes=5000))
+    res = Engine(table_bits=14).search(Board(), Limit(nodes=5000))
     assert res.ended is End.COMPLETED and 5000 <= res.nodes < 5000 + 2048

@@ -65,10 +65,10 @@ def test_search_uses_closebook() -> None:
     book = cb.build(kings_only=True)
     board = Board("8/8/3ee4/8/8/8/8/6NN1 W")
     assert book.probe(board) == "loss"
-    res = Engine(tt_bits=12, closebook=book).search(board, Limit(depth=3))
+    res = Engine(table_bits=12, closebook=book).search(board, Limit(depth=3))
     assert res.score is not None and res.score.exact
     assert to_centipawns(res.score) <= -(CB_WIN - 10)
-    res = Engine(tt_bits=12).search(board, Limit(depth=3))
+    res = Engine(table_bits=12).search(board, Limit(depth=3))
     assert res.score is not None and not res.score.exact
     assert to_centipawns(res.score) > -(CB_WIN - 10)
 

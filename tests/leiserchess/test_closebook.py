@@ -90,7 +90,7 @@ def test_kings_table_ko_states(book: cb.Closebook) -> None:
 def test_kings_table_against_search(kings_values: np.ndarray, book: cb.Closebook) -> None:
     rng = random.Random(2)
     valid = [i for i in range(256 * 256) if kings_values[i] != retro.INVALID]
-    engine = Engine(tt_bits=12)
+    engine = Engine(table_bits=12)
     agreements = 0
     for i in rng.sample(valid, 40):
         agreements += agrees_with_search(engine, Board(fen_of_state(i, 0)), 3, book)
@@ -108,7 +108,7 @@ def test_kings_draws_have_no_forced_win_within_12_plies(
     rng = random.Random(4)
     drawn = [i for i in range(256 * 256) if kings_values[i] == retro.DRAW]
     assert len(drawn) >= 12
-    engine = Engine(tt_bits=14)
+    engine = Engine(table_bits=14)
     for i in rng.sample(drawn, 12):
         board = Board(fen_of_state(i, 0))
         assert book.probe(board) == "draw"
@@ -180,7 +180,7 @@ def test_pawn_table_ko_states(full_book: tuple[cb.Closebook, np.ndarray]) -> Non
 def test_pawn_table_against_search(full_book: tuple[cb.Closebook, np.ndarray]) -> None:
     book, values = full_book
     rng = random.Random(5)
-    engine = Engine(tt_bits=14)
+    engine = Engine(table_bits=14)
     seen = 0
     agreements = 0
     while seen < 60:

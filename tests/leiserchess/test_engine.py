@@ -140,7 +140,7 @@ def test_zapping_moves_are_the_moves_that_zap(fen: str) -> None:
 def test_engine_zaps_king_when_it_can() -> None:
     board = Board(TACTIC)
     board.push("c2b1")
-    res = S.Engine(tt_bits=12).search(board, Limit(depth=3))
+    res = S.Engine(table_bits=12).search(board, Limit(depth=3))
     # d6c7 (the PDF's move) zaps the Tangerine King; so does a4a3 (via g3 and h3)
     assert str(res.move) in ("d6c7", "a4a3") and res.score == Score.win_in(1, Unit.PAWNS)
     assert res.ended is End.COMPLETED
@@ -149,7 +149,7 @@ def test_engine_zaps_king_when_it_can() -> None:
 
 
 def test_engine_avoids_suicide() -> None:
-    res = S.Engine(tt_bits=12).search(Board(SUICIDE), Limit(depth=3))
+    res = S.Engine(table_bits=12).search(Board(SUICIDE), Limit(depth=3))
     assert str(res.move) != "g0R"
     b = Board(SUICIDE)
     b.push(res.move)
@@ -179,7 +179,7 @@ def test_without_null_moves_the_search_matches_the_course_reference() -> None:
 
 
 def test_engine_depth_and_nodes_limits() -> None:
-    e = S.Engine(tt_bits=14)
+    e = S.Engine(table_bits=14)
     res = e.search(Board(), Limit(depth=4))
     assert res.depth == 4 and Board().is_legal(res.move)
     res = e.search(Board(), Limit(nodes=3000))
@@ -188,7 +188,7 @@ def test_engine_depth_and_nodes_limits() -> None:
 
 def test_engine_time_limit() -> None:
     start = time.perf_counter()
-    res = S.Engine(tt_bits=16).search(Board(), Limit(time=0.3))
+    res = S.Engine(table_bits=16).search(Board(), Limit(time=0.3))
     assert time.perf_counter() - start < 2.0
     assert Board().is_legal(res.move)
 
@@ -199,7 +199,7 @@ def test_engine_returns_legal_move(fen: str) -> None:
     board = Board(fen)
     if board.is_game_over():
         return
-    res = S.Engine(tt_bits=10).search(board, Limit(depth=2))
+    res = S.Engine(table_bits=10).search(board, Limit(depth=2))
     assert board.is_legal(res.move)
 
 
@@ -208,11 +208,11 @@ def test_search_without_jit_matches(run_without_jit: Callable[..., str]) -> None
         "from bitgames.leiserchess.board import Board\n"
         "from bitgames.leiserchess.search import Engine\n"
         "from bitgames.core.engine import Limit\n"
-        "r = Engine(tt_bits=10).search(Board(), Limit(depth=2))\n"
+        "r = Engine(table_bits=10).search(Board(), Limit(depth=2))\n"
         "print(r.move, r.score.value, r.nodes)\n"
     )
     out = run_without_jit(code, timeout=300)
-    r = S.Engine(tt_bits=10).search(Board(), Limit(depth=2))
+    r = S.Engine(table_bits=10).search(Board(), Limit(depth=2))
     assert out.split() == [str(r.move), str(r.score.value), str(r.nodes)]
 
 
@@ -232,7 +232,7 @@ def _kernel_state(engine: S.Engine, board: Board, ply: int
     stats[S.S_ROOT_SIDE] = board.side if ply % 2 == 0 else 1 - board.side
     empty = np.zeros(0, dtype=np.uint8)
     return bb, S.SearchState(boards, hashes, moves, scores, engine.killers, engine.history,
-                             engine.tt, engine.params, stats, engine.stop_signal.flag,
+                             engine.table, engine.params, stats, engine.stop_signal.flag,
                              empty, empty)
 
 
@@ -240,7 +240,7 @@ def test_recursive_search_kernels_have_one_signature() -> None:
     # Call the recursive kernels directly with the production argument types (when the
     # caller search_root comes from the on-disk cache they are never compiled otherwise).
     board = Board(TACTIC)
-    e = S.Engine(tt_bits=10)
+    e = S.Engine(table_bits=10)
     bb, st = _kernel_state(e, board, 0)
     one, zero = 1, 0
     S.pvs(*bb, board.side, 3, zero, -S.INF, S.INF, one, one, zero, st)
@@ -259,10 +259,10 @@ def test_repetition_is_scored_as_draw() -> None:
     params = default_params()
     params[P_DRAW] = 100
     params[P_HMB] = 0
-    res = S.Engine(tt_bits=12, params=params).search(board, Limit(depth=1))
+    res = S.Engine(table_bits=12, params=params).search(board, Limit(depth=1))
     assert (str(res.move), S.to_centipawns(res.score)) == ("h0R", 100)
     # without the history the same move is not a repetition
-    fresh = S.Engine(tt_bits=12, params=params).search(Board(board.fen()), Limit(depth=1))
+    fresh = S.Engine(table_bits=12, params=params).search(Board(board.fen()), Limit(depth=1))
     assert S.to_centipawns(fresh.score) != 100
 
 
@@ -373,7 +373,7 @@ def test_uci_isready_while_searching_subprocess() -> None:
 
 def test_engine_params_are_copied() -> None:
     p = default_params()
-    e = S.Engine(tt_bits=10, params=p)
+    e = S.Engine(table_bits=10, params=p)
     e.params[1] = 0
     assert p[1] == 2000
     assert isinstance(e.params, np.ndarray)
@@ -435,7 +435,7 @@ def test_win_distances_stay_right_through_the_table(fen: str) -> None:
     # the distance must grow by two. The distances are checked against plain minimax.
     board = Board(fen)
     assert _wins_within(board, 3) and not _wins_within(board, 1)
-    engine = S.Engine(tt_bits=12)
+    engine = S.Engine(table_bits=12)
     for move in board.legal_moves:
         board.push(move)
         if board.outcome() is None and _replies_lose(board, 2):
@@ -455,7 +455,7 @@ def test_parallel_search_finds_the_win_in_three(fen: str) -> None:
     # four threads on a table of 16 entries; the distance is checked by plain minimax
     board = Board(fen)
     assert _wins_within(board, 3) and not _wins_within(board, 1)
-    res = S.Engine(tt_bits=4, threads=4).search(board, Limit(depth=6))
+    res = S.Engine(table_bits=4, threads=4).search(board, Limit(depth=6))
     assert res.score == Score.win_in(3, Unit.PAWNS) and res.move in list(board.legal_moves)
 
 
@@ -479,7 +479,7 @@ def test_a_stored_win_is_read_back_relative_to_the_node(fen: str) -> None:
     board = Board(fen)
     _play_into_the_win(board)
     assert _wins_within(board, 1)
-    engine = S.Engine(tt_bits=12)
+    engine = S.Engine(table_bits=12)
     bb, st = _kernel_state(engine, board, 0)
     assert S.pvs(*bb, board.side, 3, 0, -S.INF, S.INF, 1, 1, 0, st) == S.MATE - 1
     # the same position two plies down, in a non-PV node: the table settles it at once
@@ -494,9 +494,9 @@ def test_a_stopped_iteration_keeps_a_better_move_it_finished() -> None:
     # in the middle of the third iteration, after a3b3 was searched to the end, the search
     # plays it, although the last finished iteration is the second
     board = Board("ee7/3sw4/8/1se1nw1SESE1/nw1ne2SE2/3SENESE2/6WW1/2NE5 B")
-    two = S.Engine(tt_bits=16).search(board, Limit(depth=2))
-    three = S.Engine(tt_bits=16).search(board, Limit(depth=3))
+    two = S.Engine(table_bits=16).search(board, Limit(depth=2))
+    three = S.Engine(table_bits=16).search(board, Limit(depth=3))
     assert two.move != three.move
-    stopped = [S.Engine(tt_bits=16).search(board, Limit(nodes=n))
+    stopped = [S.Engine(table_bits=16).search(board, Limit(nodes=n))
                for n in range(1024, three.nodes, 1024)]
     assert any(r.depth == 2 and r.move == three.move for r in stopped)

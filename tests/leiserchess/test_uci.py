@@ -19,7 +19,7 @@ INFO = re.compile(r"info depth \d+ seldepth \d+ score cp -?\d+ nodes \d+ nps \d+
 
 
 def harness() -> SessionHarness:
-    return SessionHarness(UciSession, engine=Engine(tt_bits=14))
+    return SessionHarness(UciSession, engine=Engine(table_bits=14))
 
 
 def test_handshake_and_ready() -> None:

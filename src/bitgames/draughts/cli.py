@@ -347,7 +347,7 @@ def match_kit(variant: str = "russian") -> Any:
                 raise ValueError(f"draughts engine option {name}:{value} needs a whole "
                                  "number") from None
         bits = numbers.pop("hash", 18)
-        return Engine(variant, tt_bits=bits, weights=default_weights(variant, **numbers),
+        return Engine(variant, table_bits=bits, weights=default_weights(variant, **numbers),
                       egdb=tables)
 
     def client(command: str) -> Any:

@@ -251,7 +251,7 @@ class HubSession(Session):
         super().__init__(out, log)
         self.variant = "russian"
         self.dialect = "standard"
-        self.tt_bits = 20
+        self.table_bits = 20
         #: search threads (``set-param name=threads``; see :mod:`bitgames.core.smp`)
         self.threads = threads
         #: the folder of endgame tables (:mod:`bitgames.draughts.egdb`) the engine plays by
@@ -300,7 +300,7 @@ class HubSession(Session):
     @property
     def engine(self) -> Engine:
         if self._engine is None or self._engine.variant != self.variant:
-            self._engine = Engine(self.variant, tt_bits=self.tt_bits, egdb=self._tables())
+            self._engine = Engine(self.variant, table_bits=self.table_bits, egdb=self._tables())
         self._engine.threads = self.threads
         return self._engine
 
@@ -337,7 +337,7 @@ class HubSession(Session):
             f'id name=bitgames-draughts version={__version__} author="bitgames authors" '
             "country=none",
             f'param name=variant value={self.variant} type=enum values="russian english"',
-            f"param name=tt-bits value={self.tt_bits} type=int min=10 max=26",
+            f"param name=tt-bits value={self.table_bits} type=int min=10 max=26",
             f"param name=threads value={self.threads} type=int min=1 max={MAX_THREADS}",
             f'param name=dialect value={self.dialect} type=enum values="standard pydraughts"',
             f"param name=egdb value={quote(self.egdb or '')} type=string",
@@ -355,7 +355,7 @@ class HubSession(Session):
             Numbering(value, self.variant)  # checks the name
             self.dialect = value
         elif name == "tt-bits":
-            self.tt_bits = parse_int(value, "tt-bits", lo=10, hi=26)
+            self.table_bits = parse_int(value, "tt-bits", lo=10, hi=26)
             self._engine = None
         elif name == "threads":
             self.threads = parse_int(value, "threads", lo=1, hi=MAX_THREADS)

@@ -384,7 +384,7 @@ class Engine(core_engine.Engine):
     unit = Unit.MEN
 
     def __init__(self, variant: str = "russian", level: int | None = None,
-                 tt_bits: int = 20, weights: np.ndarray | None = None,
+                 table_bits: int = 20, weights: np.ndarray | None = None,
                  egdb: egdb_mod.Tables | None = None, threads: int = 1) -> None:
         self.variant = variant
         if egdb is not None and egdb.variant != variant:
@@ -394,7 +394,7 @@ class Engine(core_engine.Engine):
         self._code = board_mod._variant_code(variant)
         super().__init__(level, threads)
         self.weights = default_weights(variant) if weights is None else weights
-        self.table = tt.new_table(tt_bits)
+        self.table = tt.new_table(table_bits)
         self._generation = 0
         self.killers = np.zeros((MAX_PLY, 2), dtype=np.uint64)
         self.history = np.zeros(32 * 32, dtype=np.int64)
@@ -665,4 +665,4 @@ def opening_lines(variant: str, plies: int = 2) -> list[list[board_mod.Move]]:
 @register_warmup("draughts", "engine")
 def _warm() -> None:
     for variant in board_mod.VARIANTS:
-        Engine(variant, tt_bits=10).search(board_mod.Board(variant=variant), Limit(depth=3))
+        Engine(variant, table_bits=10).search(board_mod.Board(variant=variant), Limit(depth=3))

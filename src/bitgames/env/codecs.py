@@ -141,7 +141,7 @@ class Draughts(Codec):
     def engine(self, level: int) -> Any:
         from bitgames.draughts.search import Engine
 
-        return Engine(self.variant, level=level, tt_bits=16)
+        return Engine(self.variant, level=level, table_bits=16)
 
     def encode(self, board: Any, move: Any) -> int:
         route = 0
@@ -217,7 +217,7 @@ class Leiserchess(Codec):
     def engine(self, level: int) -> Any:
         from bitgames.leiserchess.search import Engine
 
-        return Engine(level, tt_bits=16)
+        return Engine(level, table_bits=16)
 
     def encode(self, board: Any, move: Any) -> int:
         return int(move.code)

@@ -238,7 +238,7 @@ def _engine(options: dict[str, str]) -> Any:
         if name in options:
             params[slot] = parse_int(options[name], name, lo=lo, hi=hi)
     jit.ensure_warm("leiserchess", "rules", "engine")
-    return Engine(tt_bits=bits, params=params)
+    return Engine(table_bits=bits, params=params)
 
 
 def _client(command: str) -> Any:

@@ -18,7 +18,7 @@ within a :class:`~bitgames.core.engine.Limit`; the search runs with the GIL rele
 another thread can answer ``isready`` and call :meth:`Engine.stop` (UCI ``stop``).
 
 >>> from bitgames.leiserchess.board import Board
->>> res = Engine(tt_bits=12).search(Board("ss7/8/8/8/8/8/8/WW7 W"), Limit(depth=2))
+>>> res = Engine(table_bits=12).search(Board("ss7/8/8/8/8/8/8/WW7 W"), Limit(depth=2))
 >>> str(res.move), str(res.score)
 ('a0R', 'win in 1')
 """
@@ -165,7 +165,7 @@ class SearchState(NamedTuple):
     killers: np.ndarray
     history: np.ndarray
     #: the transposition table (:func:`bitgames.core.tt.new_table`)
-    tt: np.ndarray
+    table: np.ndarray
     #: evaluation weights and search settings (:func:`~bitgames.leiserchess.eval.default_params`)
     params: np.ndarray
     #: ``int64[16]``: counters and results in the ``S_*`` slots
@@ -328,10 +328,10 @@ def _tt_probe(h: np.uint64, h2: np.uint64, depth: int, ply: int, alpha: int, bet
               is_pv: int, st: SearchState) -> tuple[int, bool, int]:
     """``(tt_move, cut, score)``: the stored move (-1: none) and, outside PV nodes, whether
     the stored bounds settle the node (then return ``score``)."""
-    row = tt.probe(st.tt, h, h2)
+    row = tt.probe(st.table, h, h2)
     if row < 0:
         return -1, False, 0
-    data = st.tt[row, 2]
+    data = st.table[row, 2]
     tt_move = tt.move(data)
     if tt_move == tt.NO_MOVE:
         tt_move = -1
@@ -634,7 +634,7 @@ def pvs(
         value = tt.value_to_tt(best, ply, MATE_BOUND, INF)
         lo = value if best > orig_alpha else -INF
         hi = value if best < beta else INF
-        tt.store(st.tt, h, h2, depth, stats[S_TT_GEN], lo, hi,
+        tt.store(st.table, h, h2, depth, stats[S_TT_GEN], lo, hi,
                  tt.NO_MOVE if best_move < 0 else best_move)
     return best
 
@@ -703,7 +703,7 @@ def moves_left(board: Any) -> int:
 
 
 class Engine(CoreEngine):
-    """Iterative-deepening PVS with a transposition table of ``2**tt_bits`` entries.
+    """Iterative-deepening PVS with a transposition table of ``2**table_bits`` entries.
 
     Scores are in :attr:`Unit.PAWNS` (the kernels' centipawns / 100); a forced King zap
     is ``Score.win_in(plies)`` or its negation. ``params`` are the evaluation weights and
@@ -717,7 +717,7 @@ class Engine(CoreEngine):
 
     >>> from bitgames.core.engine import Limit
     >>> from bitgames.leiserchess.board import Board
-    >>> res = Engine(tt_bits=12).search(Board("ss7/8/8/8/8/8/8/WW7 W"), Limit(depth=2))
+    >>> res = Engine(table_bits=12).search(Board("ss7/8/8/8/8/8/8/WW7 W"), Limit(depth=2))
     >>> str(res.move), res.score, res.ended.value
     ('a0R', Score.win_in(1, Unit.PAWNS), 'completed')
     """
@@ -725,14 +725,14 @@ class Engine(CoreEngine):
     MAX_LEVEL = 10
     unit = Unit.PAWNS
 
-    def __init__(self, level: int | None = None, *, tt_bits: int = 20,
+    def __init__(self, level: int | None = None, *, table_bits: int = 20,
                  params: np.ndarray | None = None, closebook: Any = None,
                  threads: int = 1) -> None:
         self.params = default_params() if params is None else params.copy()
         empty = np.zeros(0, dtype=np.uint8)
         self.cb_kings = closebook.kings if closebook is not None else empty
         self.cb_pawn = closebook.pawn if closebook is not None else empty
-        self.tt = tt.new_table(tt_bits)
+        self.table = tt.new_table(table_bits)
         self.generation = 0  # of the table: one more per search, 1..255
         self.killers = np.zeros((MAX_PLY + 2, 2), dtype=np.int64)
         self.history = np.zeros((2, HISTORY_SLOTS), dtype=np.int64)
@@ -745,7 +745,7 @@ class Engine(CoreEngine):
         self.default_depth = LEVEL_DEPTHS[n - 1]
 
     def new_game(self) -> None:
-        self.tt = tt.cleared(self.tt)
+        self.table = tt.cleared(self.table)
         self.history[:] = 0
 
     def search(self, board: Any, limit: Limit | None = None,
@@ -795,7 +795,7 @@ class Engine(CoreEngine):
         stats[S_TT_GEN] = self.generation
         self.killers[:] = 0
         state = SearchState(boards, hashes, moves, scores, self.killers, self.history,
-                            self.tt, self.params, stats, stop.flag,
+                            self.table, self.params, stats, stop.flag,
                             self.cb_kings, self.cb_pawn)
         best = legal[0]
         best_score = 0
@@ -886,7 +886,7 @@ class Engine(CoreEngine):
             pv.append(move)
             if b.is_game_over():
                 break
-            code = int(probe_tt_move(self.tt, *(U(x) for x in b.bitboards()), b.side))
+            code = int(probe_tt_move(self.table, *(U(x) for x in b.bitboards()), b.side))
             if code < 0:
                 break
             move = Move.from_code(code)
@@ -897,4 +897,4 @@ class Engine(CoreEngine):
 def _warm() -> None:
     from bitgames.leiserchess.board import Board
 
-    Engine(tt_bits=10).search(Board(), Limit(depth=2))
+    Engine(table_bits=10).search(Board(), Limit(depth=2))
