@@ -285,6 +285,17 @@ def test_bad_engine_options_fail_before_any_game(capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().out == ""
 
 
+def test_an_engine_program_not_found_fails_before_any_game(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    add_match_options(parser)
+    args = parser.parse_args(["level:2", 'cmd:"no-such-engine-anywhere --gtp"',
+                              "--scheduler", "serial"])
+    with pytest.raises(BitgamesError, match="'no-such-engine-anywhere' not found"):
+        run_match_command(args, KIT, {})
+    assert capsys.readouterr().out == ""
+
+
 def test_an_engine_that_cannot_start_loses_the_game_not_the_match() -> None:
     plan = MatchPlan("level:2", "cmd:no-such-engine-anywhere", [()], 2)
     run = run_plan(plan, KIT, {}, scheduler="serial")

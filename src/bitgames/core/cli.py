@@ -246,6 +246,7 @@ def run_match_command(args: argparse.Namespace, kit_factory: str,
         load_kernels,
         make_player,
         random_openings,
+        require_program,
         run_plan,
     )
     from bitgames.core.parallel import check_scheduler
@@ -262,6 +263,7 @@ def run_match_command(args: argparse.Namespace, kit_factory: str,
             make_player(kit, spec).close()
         else:
             client_factory(kit, spec)  # an unknown protocol:NAME fails here
+            require_program(spec)  # and a program not found, not as games lost
     # its kernels compiled once here if the cache has never seen them, not by every worker
     # at once inside its first game's first move
     load_kernels(kit, engine=any(spec.command is None for spec in specs))

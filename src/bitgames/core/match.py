@@ -419,6 +419,32 @@ def client_factory(kit: GameKit, spec: PlayerSpec) -> Callable[[str], Any]:
     return kit.other_clients[spec.protocol]
 
 
+def require_program(spec: PlayerSpec) -> None:
+    """Raise :class:`BitgamesError` if the program of an outside engine's command cannot
+    be found (no such file, nothing of that name on ``PATH``), so that a mistyped command
+    ends a match before its first game instead of losing every game of it.
+
+    >>> require_program(PlayerSpec.parse("level:3"))  # a built-in engine: nothing to find
+    >>> require_program(PlayerSpec.parse('cmd:"no-such-engine-anywhere --gtp"'))
+    Traceback (most recent call last):
+    ...
+    bitgames.core.errors.BitgamesError: player 'cmd:"no-such-engine-anywhere --gtp"': \
+program 'no-such-engine-anywhere' not found (not a file, not on PATH)
+    """
+    import shlex
+    import shutil
+
+    if spec.command is None:
+        return
+    try:
+        argv = shlex.split(spec.command)
+    except ValueError as exc:
+        raise BitgamesError(f"player {spec.text!r}: {exc}") from None
+    if argv and shutil.which(argv[0]) is None:
+        raise BitgamesError(f"player {spec.text!r}: program {argv[0]!r} not found (not a "
+                            "file, not on PATH)")
+
+
 def make_player(kit: GameKit, spec: PlayerSpec) -> Any:
     """The :class:`~bitgames.core.engine.Player` a spec names."""
     from bitgames.core.engine import EnginePlayer
