@@ -178,6 +178,15 @@ def test_without_null_moves_the_search_matches_the_course_reference() -> None:
         == REFERENCE_FROM_START
 
 
+def test_a_search_out_of_time_before_its_first_iteration_still_searches_one_ply() -> None:
+    # a clock already run out raises the stop before the first iteration: it still runs,
+    # and answers what the course player answers at depth 1 (not the first legal move)
+    assert str(next(iter(Board().legal_moves))) != REFERENCE_FROM_START[0][0]
+    res = S.Engine(table_bits=12).search(Board(), Limit(remaining=0.0))
+    assert (str(res.move), S.to_centipawns(res.score)) == REFERENCE_FROM_START[0]
+    assert res.depth == 1 and res.ended is End.TIME
+
+
 def test_engine_depth_and_nodes_limits() -> None:
     e = S.Engine(table_bits=14)
     res = e.search(Board(), Limit(depth=4))

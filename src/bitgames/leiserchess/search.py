@@ -788,7 +788,7 @@ class Engine(CoreEngine):
         moves = np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64)
         scores = np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64)
         stats = np.zeros(16, dtype=np.int64)
-        stats[S_LIMIT] = limit.nodes if limit.nodes else 1 << 62
+        node_limit = limit.nodes if limit.nodes else 1 << 62
         stats[S_ROOT_SIDE] = board.side
         stats[S_GPLY0] = last
         self.generation = self.generation % 255 + 1
@@ -797,6 +797,9 @@ class Engine(CoreEngine):
         state = SearchState(boards, hashes, moves, scores, self.killers, self.history,
                             self.table, self.params, stats, stop.flag,
                             self.cb_kings, self.cb_pawn)
+        # the first iteration (a few hundred nodes) runs with a stop flag of its own and no
+        # node limit, so that every answer is a searched move
+        first = state._replace(stop=np.zeros_like(stop.flag))
         best = legal[0]
         best_score = 0
         done_depth = 0
@@ -811,7 +814,9 @@ class Engine(CoreEngine):
                 for d in range(1, max_depth + 1):
                     stats[S_SELDEPTH] = 0
                     stats[S_BEST_MOVE] = -1
-                    score = int(search_root(*bb, board.side, d, -INF, INF, irrev, state))
+                    stats[S_LIMIT] = node_limit if d > 1 else 1 << 62
+                    score = int(search_root(*bb, board.side, d, -INF, INF, irrev,
+                                            state if d > 1 else first))
                     total_nodes = int(stats[S_NODES])
                     # a stopped iteration still counts for the root moves it finished: the
                     # first one (the table's move, last iteration's best) is searched to
@@ -841,8 +846,8 @@ class Engine(CoreEngine):
                         break
         finally:
             stop.disarm()
-        node_limit = limit.nodes is not None and total_nodes >= limit.nodes
-        ended = End.COMPLETED if node_limit else stop.end(completed)
+        out_of_nodes = limit.nodes is not None and total_nodes >= limit.nodes
+        ended = End.COMPLETED if out_of_nodes else stop.end(completed)
         return SearchResult(Move.from_code(best), to_score(best_score), pv, done_depth,
                             total_nodes + sum(helper_nodes), time.perf_counter() - start,
                             ended, seldepth)
