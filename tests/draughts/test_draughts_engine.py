@@ -66,11 +66,12 @@ def test_stop_from_another_thread() -> None:
     assert r.move in list(Board().legal_moves)
 
 
-@pytest.mark.parametrize("limit", [Limit(nodes=1), Limit(time=1e-9)])
+@pytest.mark.parametrize("limit", [Limit(nodes=1), Limit(remaining=0.0)])
 def test_a_search_cut_in_its_first_iteration_still_answers_with_a_searched_move(
         limit: Limit) -> None:
-    # the first legal move, c1-b2, gives a man away at once (a3:c1); a 1-ply search
-    # sees it, an unsearched answer does not
+    # a node limit below the first iteration, or a clock already run out (a stop raised
+    # before the search starts); the first legal move, c1-b2, gives a man away at once
+    # (a3:c1): a 1-ply search sees it, an unsearched answer does not
     board = Board("W:Wc1,g1,d2,c3,h4:BKe1,a3,f6,c7,e7,g7,b8,f8,h8")
     assert str(next(iter(board.legal_moves))) == "c1-b2"
     result = Engine("russian").search(board, limit)

@@ -21,6 +21,8 @@ per-game score (its sample variance over the games, wins/draws/losses = 1/0.5/0)
 from __future__ import annotations
 
 import math
+import shlex
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -431,9 +433,6 @@ def require_program(spec: PlayerSpec) -> None:
     bitgames.core.errors.BitgamesError: player 'cmd:"no-such-engine-anywhere --gtp"': \
 program 'no-such-engine-anywhere' not found (not a file, not on PATH)
     """
-    import shlex
-    import shutil
-
     if spec.command is None:
         return
     try:

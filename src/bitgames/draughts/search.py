@@ -469,7 +469,8 @@ class Engine(core_engine.Engine):
                     score = _pvs(U(w), U(b), U(k), np.int64(side), np.int64(d),
                                  np.int64(-INF), np.int64(INF), np.int64(0),
                                  np.int64(self._code), run)
-                    stats[:] = run.stats
+                    if run is first:
+                        stats[:] = first.stats
                     total_nodes += int(stats[S_NODES])
                     best, seldepth = int(stats[S_BEST]), int(stats[S_SELDEPTH])
                 elapsed = time.perf_counter() - start
