@@ -242,6 +242,18 @@ def test_time_budget_and_levels() -> None:
         engine.level = 21
 
 
+def test_a_clock_run_out_answers_a_one_ply_search_and_says_time_ended_it() -> None:
+    # after f5 f6 the first legal move (d3, by square order) is not the best by one ply
+    board = Board.from_transcript("f5f6")
+    engine = S.Engine(level=10, table_bits=12)
+    by_one_ply = max(board.legal_moves, key=lambda m: engine.evaluate_after(board, m.square))
+    assert next(iter(board.legal_moves)) != by_one_ply
+    r = engine.search(board, Limit(remaining=0.0))
+    assert (r.move, r.depth, r.ended) == (by_one_ply, 1, End.TIME)
+    # with time to spare the level's depth completes
+    assert engine.search(board, Limit(depth=2)).ended is End.COMPLETED
+
+
 def test_multi_scores_every_move(engine: S.Engine) -> None:
     b = Board.from_transcript("f5")
     r = engine.search(b, Limit(depth=3), multi=3)

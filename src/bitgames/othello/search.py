@@ -706,7 +706,8 @@ class Engine(BaseEngine):
         budget = self.time_manager.budget(limit, time_weights(empties, self.exact_empties))
         target, hard = budget.optimum, budget.maximum
         timed = limit.time is not None or limit.remaining is not None
-        if limit.remaining is not None and limit.remaining < self.time_manager.panic:
+        panic = limit.remaining is not None and limit.remaining < self.time_manager.panic
+        if panic:
             max_depth = 1  # almost out of time: a 1-ply answer at once
             solve = False
             hard = math.inf
@@ -733,6 +734,8 @@ class Engine(BaseEngine):
                 elapsed = time.perf_counter() - start
                 target = max(target, elapsed + 0.5 * (hard - elapsed))
             result = self._iterate(p, o, max_depth, start, target, on_info)
+            if panic:
+                result.ended = End.TIME  # the clock, not the level, chose the depth
             if multi > 1 and result.ended is End.COMPLETED:
                 result.multipv = self._multi(p, o, result.depth)
             return result
