@@ -192,7 +192,11 @@ def test_engine_depth_and_nodes_limits() -> None:
     res = e.search(Board(), Limit(depth=4))
     assert res.depth == 4 and Board().is_legal(res.move)
     res = e.search(Board(), Limit(nodes=3000))
-    assert Board().is_legal(res.move) and res.nodes < 3000 + 5000
+    assert Board().is_legal(res.move) and res.nodes == 3000  # checked at every node
+    # the first iteration always ends: a limit below it stops at the next iteration's root
+    one_ply = S.Engine(table_bits=14).search(Board(), Limit(depth=1)).nodes
+    res = S.Engine(table_bits=14).search(Board(), Limit(nodes=1))
+    assert (res.depth, res.nodes) == (1, one_ply + 1)
 
 
 def test_engine_time_limit() -> None:

@@ -461,7 +461,7 @@ def pvs(
     stop = st.stop
     params = st.params
     stats[S_NODES] += 1
-    if (stats[S_NODES] & 1023) == 0 and stats[S_NODES] >= stats[S_LIMIT]:
+    if stats[S_NODES] >= stats[S_LIMIT]:
         stop[0] = 1
     if stop[0]:
         return 0
