@@ -145,7 +145,7 @@ def test_node_limit_and_stop(engine: S.Engine) -> None:
 
 @pytest.mark.parametrize("transcript", [  # random games where depths 5 and 6 disagree
     "e6f4e3d2e2f2g3h4h2f6g6g7g8g5c4h6f5e7f7e8d8c5b5h8e1b4",
-    "f5f6f7c5c6c7b5e3f3a4d3e2f4b6e6g3e1g7b7b8d6g4",
+    "c4c5c6c3e3b5d6e2f2c7d2g1a5e1f5",
     "c4c5b6d3e2d2f5b4a4f1d1c2",
 ])
 def test_a_stopped_iteration_keeps_the_root_moves_it_finished(transcript: str) -> None:
