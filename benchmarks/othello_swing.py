@@ -22,6 +22,8 @@ from __future__ import annotations
 import argparse
 import random
 from concurrent.futures import ProcessPoolExecutor
+from functools import cache
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -42,7 +44,7 @@ def openings(folder: Path, count: int, seed: int = 5) -> list[Board]:
     out: list[Board] = []
     seen: set[tuple[int, int]] = set()
     for game in rng.sample(games, min(len(games), 40 * count)):
-        board = list(game.positions())[rng.randint(4, 10)]
+        board = next(islice(game.positions(), rng.randint(4, 10), None))
         if board.bitboards() not in seen:
             seen.add(board.bitboards())
             out.append(board)
@@ -51,16 +53,21 @@ def openings(folder: Path, count: int, seed: int = 5) -> list[Board]:
     return out
 
 
+@cache
+def _load(weights: str) -> ev.Weights | None:
+    """The weights of a file, or the shipped ones: read once per worker process."""
+    return ev.default_weights() if weights == "shipped" else ev.Weights.load(weights)
+
+
 def iterations(weights: str, board: Board, depth: int) -> list[float]:
     """The score of every iteration of a level-20 search of ``board`` to ``depth`` plies."""
-    w = ev.default_weights() if weights == "shipped" else ev.Weights.load(weights)
     scores: list[float] = []
 
     def record(info: Info) -> None:
         if info.score is not None:
             scores.append(info.score.value)
 
-    S.Engine(level=20, weights=w).search(board, Limit(depth=depth), on_info=record)
+    S.Engine(level=20, weights=_load(weights)).search(board, Limit(depth=depth), on_info=record)
     return scores
 
 
