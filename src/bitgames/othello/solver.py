@@ -72,7 +72,12 @@ NO_MOVE = -1000  # returned by a node whose side to move has no move (internal)
 #: slots of the solver's ``stats`` array: nodes searched, and the stop flag (set from
 #: another thread, or by a Ctrl-C handler: the search then unwinds at once)
 NODES, STOP = 0, 1
-SHALLOW = 7  # at this many empties or fewer: no transposition table
+#: at this many empties or fewer: :func:`_shallow` (parity, then square-class ordering)
+SHALLOW = 6
+#: at this many empties or fewer, no transposition table (a probe costs more than it
+#: saves); nodes above :data:`SHALLOW` but not above this rank their moves fastest first
+#: (the opponent's mobility, then square value and parity) and skip the dearer terms
+NO_TABLE = 7
 ETC_MIN = 10  # enhanced transposition cutoff from this many empties up
 #: from this many empties on, moves are ranked first by a shallow search on the pattern
 #: evaluation, (empties - ORDER_BASE) // 2 plies deep, at most ORDER_MAX_DEPTH
@@ -285,7 +290,7 @@ def _solve2(p: np.uint64, o: np.uint64, alpha: int, empties: np.uint64, stats: n
 def _shallow(
     p: np.uint64, o: np.uint64, alpha: int, empties: np.uint64, n: int, stats: np.ndarray
 ) -> int:
-    """Null-window search at 3-7 empties: no table, parity then square-class ordering."""
+    """Null-window search at 3-6 empties: no table, parity then square-class ordering."""
     if n == 2:
         return _solve2(p, o, alpha, empties, stats)
     stats[NODES] += 1
@@ -406,24 +411,27 @@ def _order_moves(
         else:
             om = legal_moves(cp, co)
             mob = popcount(om) + popcount(om & _CORNERS)
-            # potential mobility: empty squares next to our discs, where the opponent may play
-            pot = popcount(
-                (
-                    ((co << U(1)) & _NOT_A)
-                    | ((co >> U(1)) & _NOT_H)
-                    | (co << U(8))
-                    | (co >> U(8))
-                    | ((co << U(9)) & _NOT_A)
-                    | ((co >> U(9)) & _NOT_H)
-                    | ((co << U(7)) & _NOT_H)
-                    | ((co >> U(7)) & _NOT_A)
+            val = -(mob << 15) + SQUARE_VALUE[x]
+            if n > NO_TABLE:
+                # potential mobility: empty squares next to our discs, where the opponent
+                # may play
+                pot = popcount(
+                    (
+                        ((co << U(1)) & _NOT_A)
+                        | ((co >> U(1)) & _NOT_H)
+                        | (co << U(8))
+                        | (co >> U(8))
+                        | ((co << U(9)) & _NOT_A)
+                        | ((co >> U(9)) & _NOT_H)
+                        | ((co << U(7)) & _NOT_H)
+                        | ((co >> U(7)) & _NOT_A)
+                    )
+                    & empties
+                    & ~bit
                 )
-                & empties
-                & ~bit
-            )
-            val = -(mob << 15) + (corner_stability(co) << 11) - (pot << 6) + SQUARE_VALUE[x]
-            if n >= ORDER_MIN:
-                val -= _order_search(cp, co, depth, lower, upper, ev, stats) << 13
+                val += (corner_stability(co) << 11) - (pot << 6)
+                if n >= ORDER_MIN:
+                    val -= _order_search(cp, co, depth, lower, upper, ev, stats) << 13
             if odd & bit:
                 val += 1 << 9
         msq[n, k] = x
@@ -525,7 +533,7 @@ def _nws(
         if upper <= alpha:
             return upper
     tt_move = -1
-    idx = table.probe(tt, p, o)
+    idx = table.probe(tt, p, o) if n > NO_TABLE else -1
     if idx >= 0:
         d = tt[idx, 2]
         tt_move = table.move(d)
@@ -567,6 +575,8 @@ def _nws(
                 break
     if stats[STOP] != 0:  # stopped below: the children's scores mean nothing
         return alpha
+    if n <= NO_TABLE:
+        return best
     if best > alpha:
         table.store(tt, p, o, tt_depth(n, sel), gen, best, 64, best_move)
     else:
@@ -652,7 +662,7 @@ def _pvs(
         pv_len[ply] = 1
     lower = best if best > alpha else -64
     upper = best if best < beta else 64
-    if n > SHALLOW and stats[STOP] == 0:
+    if n > NO_TABLE and stats[STOP] == 0:
         table.store(tt, p, o, tt_depth(n, sel), gen, lower, upper, best_move)
     return best
 
