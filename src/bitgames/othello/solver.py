@@ -19,7 +19,10 @@ The search is the one strong solvers use (see ``docs/REFERENCES.md``, Othello):
   around their score; table entries carry their pass's level, and a pass takes bounds
   only from entries at least as exact as itself;
 - enhanced transposition cutoff (ETC) near the root, stability cutoffs when alpha is high;
-- at 7 empties or fewer: no table, no move generation — each empty square next to an
+- at 7 empties: no table, and the opponent's mobility alone (with square value and
+  parity) ranks the moves: on FFO #40-#49 a fifth fewer nodes than the parity order
+  below, at the same speed;
+- at 6 empties or fewer: no table, no move generation — each empty square next to an
   opponent disc is tried, odd quadrants (parity) and good squares first;
 - the last two and last one empties have their own code; the last one counts the flipped
   discs without making the move;
