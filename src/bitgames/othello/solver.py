@@ -63,6 +63,7 @@ from bitgames.othello.eval import (
     classic_weights,
     default_weights,
     evaluate,
+    potential_mobility,
 )
 from bitgames.othello.kernels import PASS, final_score, flips, legal_moves
 
@@ -418,20 +419,7 @@ def _order_moves(
             if n > NO_TABLE:
                 # potential mobility: empty squares next to our discs, where the opponent
                 # may play
-                pot = popcount(
-                    (
-                        ((co << U(1)) & _NOT_A)
-                        | ((co >> U(1)) & _NOT_H)
-                        | (co << U(8))
-                        | (co >> U(8))
-                        | ((co << U(9)) & _NOT_A)
-                        | ((co >> U(9)) & _NOT_H)
-                        | ((co << U(7)) & _NOT_H)
-                        | ((co >> U(7)) & _NOT_A)
-                    )
-                    & empties
-                    & ~bit
-                )
+                pot = potential_mobility(cp, co)
                 val += (corner_stability(co) << 11) - (pot << 6)
                 if n >= ORDER_MIN:
                     val -= _order_search(cp, co, depth, lower, upper, ev, stats) << 13
