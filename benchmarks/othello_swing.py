@@ -32,14 +32,14 @@ from bitgames.core.engine import Info, Limit
 from bitgames.othello import eval as ev
 from bitgames.othello import search as S
 from bitgames.othello.board import Board
-from bitgames.othello.wthor import load_base
+from bitgames.othello.wthor import games_of
 
 FIRST = 8  # the first depth of issue 14's criterion
 
 
 def openings(folder: Path, count: int, seed: int = 5) -> list[Board]:
     """``count`` distinct positions 4-10 plies into WTHOR games of 2000 and later."""
-    games = [g for path in sorted(folder.glob("WTH_20*.wtb")) for g in load_base(path).games]
+    games = [game for _, _, game in games_of(sorted(folder.glob("WTH_20*.wtb")))]
     rng = random.Random(seed)
     out: list[Board] = []
     seen: set[tuple[int, int]] = set()

@@ -612,7 +612,7 @@ def _pvs(
         pv_len[ply] = pv_len[ply + 1] + 1
         return s
     tt_move = -1
-    idx = table.probe(tt, p, o)
+    idx = table.probe(tt, p, o) if n > NO_TABLE else -1  # nothing is stored at NO_TABLE or less
     if idx >= 0:
         tt_move = table.move(tt[idx, 2])
     k = _order_moves(p, o, moves, tt_move, n, alpha, msq, mval, mflip, ev, stats)
