@@ -42,6 +42,7 @@ WHITE_START = 0x0000_0010_0800_0000  # d4, e5
 _INNER = U(0x7E7E_7E7E_7E7E_7E7E)
 _ZERO = U(0)
 _ONE = U(1)
+_HIGH = U(0x8000_0000_0000_0000)
 
 
 def start_position() -> tuple[np.uint64, np.uint64]:
@@ -102,23 +103,24 @@ def legal_moves(p: np.uint64, o: np.uint64) -> np.uint64:
 def flips(p: np.uint64, o: np.uint64, sq: int) -> np.uint64:
     """Discs of ``o`` flipped when the player ``p`` plays on the empty square ``sq``.
 
-    Zero when the move is illegal.
+    Zero when the move is illegal. Along each ray the first square that is not the
+    opponent's ends the run of opponent discs; the run flips when that square is ours.
+    The code has no branch (it is on the solver's hottest path): a missing end gives an
+    empty run.
     """
     f = _ZERO
     not_o = ~o
-    for d in range(4):  # towards higher bits: the lowest non-opponent square brackets
+    for d in range(4):  # towards higher bits: the end is the lowest non-opponent square
         r = RAYS[d, sq]
         x = r & not_o
-        first = x & (_ZERO - x)
-        if first & p:
-            f |= (first - _ONE) & r
-    for d in range(4, 8):  # towards lower bits: the highest non-opponent square brackets
+        end = x & (_ZERO - x) & p
+        f |= (end - U(end != _ZERO)) & r  # the squares below the end, or nothing
+    for d in range(4, 8):  # towards lower bits: the end is the highest one
         r = RAYS[d, sq]
-        x = r & not_o
-        if x:
-            first = _ONE << U(63 - clz(x))
-            if first & p:
-                f |= r & ~((first << _ONE) - _ONE)
+        # x | 1: clz(0) would shift by 64; with an empty x, bit 0 is masked off by r & p
+        # (were a1 on the ray and ours, the ray would hold a non-opponent square)
+        end = (_HIGH >> U(clz((r & not_o) | _ONE))) & p & r
+        f |= r & (_ZERO - (end << _ONE))  # the squares above the end, or nothing
     return f
 
 
