@@ -22,6 +22,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 
 def write_perf_map() -> int:
@@ -57,7 +58,7 @@ def _short(mangled: str) -> str:
     parts, i = [], 3
     while i < len(mangled) and mangled[i].isdigit():
         j = i
-        while mangled[j].isdigit():
+        while j < len(mangled) and mangled[j].isdigit():
             j += 1
         n = int(mangled[i:j])
         parts.append(mangled[j:j + n])
@@ -75,25 +76,29 @@ def main() -> int:
         from bitgames.othello.solver import Solver
 
         lo, hi = parse_range(rng)
-        solver = Solver(bits)
         print("compiling the kernels ...", flush=True)
-        solver.solve(Board(next(iter(ffo_problems(40, 40))).board))  # every solver kernel
-        print(f"{write_perf_map()} functions named in /tmp/perf-{os.getpid()}.map", flush=True)
+        Solver(bits).solve(Board(next(iter(ffo_problems(40, 40))).board))  # every kernel
+        solver = Solver(bits)  # an empty table: nothing of that solve is reused
+        perf_map = f"/tmp/perf-{os.getpid()}.map"
+        print(f"{write_perf_map()} functions named in {perf_map}", flush=True)
         data = os.path.join(cache, "perf.data")
-        perf = subprocess.Popen(["perf", "record", "-q", "-F", "999", "-p", str(os.getpid()),
-                                 "-o", data], stdout=subprocess.DEVNULL)
         try:
-            for pr in ffo_problems(lo, hi):
-                r = solver.solve(Board(pr.board))
-                print(f"{pr.name} {r.nodes:,} nodes {r.time:.2f} s", flush=True)
+            perf = subprocess.Popen(["perf", "record", "-q", "-F", "999", "-p",
+                                     str(os.getpid()), "-o", data], stdout=subprocess.DEVNULL)
+            time.sleep(1)  # perf attaches to the process before the solve starts
+            try:
+                for pr in ffo_problems(lo, hi):
+                    r = solver.solve(Board(pr.board))
+                    print(f"{pr.name} {r.nodes:,} nodes {r.time:.2f} s", flush=True)
+            finally:
+                perf.send_signal(signal.SIGINT)
+                perf.wait()
+            report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--sort", "sym"],
+                                    capture_output=True, text=True, check=True).stdout
         finally:
-            perf.send_signal(signal.SIGINT)
-            perf.wait()
-        report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--sort", "sym"],
-                                capture_output=True, text=True, check=True).stdout
+            os.remove(perf_map)
         lines = [ln for ln in report.splitlines() if ln.strip() and not ln.startswith("#")]
         print("\n".join(lines[:20]))
-    os.remove(f"/tmp/perf-{os.getpid()}.map")
     return 0
 
 

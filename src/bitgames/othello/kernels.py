@@ -117,9 +117,10 @@ def flips(p: np.uint64, o: np.uint64, sq: int) -> np.uint64:
         f |= (end - U(end != _ZERO)) & r  # the squares below the end, or nothing
     for d in range(4, 8):  # towards lower bits: the end is the highest one
         r = RAYS[d, sq]
+        x = r & not_o
         # x | 1: clz(0) would shift by 64; with an empty x, bit 0 is masked off by r & p
-        # (were a1 on the ray and ours, the ray would hold a non-opponent square)
-        end = (_HIGH >> U(clz((r & not_o) | _ONE))) & p & r
+        # (were a1 on the ray and ours, x would not be empty)
+        end = (_HIGH >> U(clz(x | _ONE))) & p & r
         f |= r & (_ZERO - (end << _ONE))  # the squares above the end, or nothing
     return f
 
