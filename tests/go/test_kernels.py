@@ -100,6 +100,21 @@ def test_policy_playouts_replay_through_board(policy: int) -> None:
         _replay_playout(9, seed, [], 243, policy)
 
 
+def test_patterns_saves_a_block_in_atari_by_capturing_next_to_it() -> None:
+    """White's E4 leaves Black's D4 one liberty (D3) next to White's C4, itself in atari
+    (its liberty C3). Extending to D3 gives D4 three liberties, which TACTICS plays;
+    PATTERNS first captures C4 at C3 (the block in atari then has liberties at C4)."""
+    board = Board(size=9)
+    for vertex in ("B4", "C4", "C5", "D5", "D4", "E4"):
+        board.push(Move.from_gtp(vertex))
+    for policy, answer in ((K.TACTICS, "D3"), (K.PATTERNS, "C3")):
+        for seed in range(20):
+            s = K.copy_state(board._s)
+            trace = np.zeros(1, np.int32)
+            K.playout(board._g, s, R.new_state(seed), 1, np.zeros(81, np.int8), trace, policy)
+            assert Move.from_point(int(trace[0]), 9) == Move.from_gtp(answer)
+
+
 def test_playout_from_position_and_cap() -> None:
     _replay_playout(9, 11, [40, 41, 30, 31, -1], 20)
     _replay_playout(9, 12, [40, 41, 30, 31], 500)

@@ -78,11 +78,12 @@ PASS = -1
 #: block of ours next to it that is in atari (when the extension has two empty
 #: neighbours), and otherwise plays the uniform light move; TACTICS is CAPTURE where the
 #: extension must leave two liberties (counted with :func:`_libs_after`) and the random
-#: move never puts a block of two or more stones into atari; PATTERNS is TACTICS that,
-#: when no atari needs an answer, first plays one of the empty points next to the last
-#: move (its eight neighbours) whose 3x3 shape matches a MoGo pattern
-#: (:mod:`bitgames.go.patterns`), chosen uniformly among those that pass the tests of the
-#: random move
+#: move never puts a block of two or more stones into atari; PATTERNS is TACTICS that
+#: saves a block of ours in atari next to the last move by capturing an enemy block in
+#: atari next to it, when there is one, before it tries to extend, and, when no atari
+#: needs an answer, first plays one of the empty points next to the last move (its eight
+#: neighbours) whose 3x3 shape matches a MoGo pattern (:mod:`bitgames.go.patterns`),
+#: chosen uniformly among those that pass the tests of the random move
 LIGHT, CAPTURE, TACTICS, PATTERNS = 0, 1, 2, 3
 
 #: the policies by name (command-line options)
@@ -385,6 +386,34 @@ def _libs_after(
     for k in range(tmp.shape[0]):
         n += popcount(tmp[k])
     return n, size, captures
+
+
+@jit.njit(nogil=True, inline="always")
+def _counter_capture(nbr: np.ndarray, nnbr: np.ndarray, color: np.ndarray, root: np.ndarray,
+                     stones: np.ndarray, libs: np.ndarray, r: int, opp: int, ko: int) -> int:
+    """The point that captures an enemy block (colour ``opp``) in atari next to the block
+    rooted at ``r``, or -1: the capture gives that block liberties. The first such block
+    found, its stones walked in bitmap order; a capture on the ko point ``ko`` does not
+    count. No early return (see :func:`_stone`)."""
+    p = -1
+    for w in range(stones.shape[1]):
+        word = stones[r, w]
+        while word != U(0) and p < 0:
+            st = w * 64 + ctz(word)
+            word &= word - U(1)
+            for t in range(nnbr[st]):
+                u = nbr[st, t]
+                if p < 0 and color[u] == opp:
+                    ru = root[u]
+                    n = 0
+                    lib = -1
+                    for w2 in range(libs.shape[1]):
+                        n += popcount(libs[ru, w2])
+                        if lib < 0 and libs[ru, w2] != U(0):
+                            lib = w2 * 64 + ctz(libs[ru, w2])
+                    if n == 1 and lib != ko:
+                        p = lib
+    return p
 
 
 @jit.njit(nogil=True, inline="always")
@@ -816,6 +845,10 @@ def _playout_moves(
                             break
                     if lib == ko:
                         continue
+                    if policy == PATTERNS:
+                        p = _counter_capture(nbr, nnbr, color, root, stones, libs, rq, opp, ko)
+                        if p >= 0:
+                            break
                     if safe:
                         e, _, takes = _libs_after(
                             nbr, nnbr, nbrmask, color, root, nst, libs, bits, tmp, lib, c
