@@ -1,7 +1,8 @@
-"""Go engine against itself with two playout policies: MCTS A vs MCTS B on 9x9.
+"""Go engine against itself with two playout policies: MCTS A vs MCTS B (9x9 by default).
 
 Usage: python benchmarks/go_policy_match.py [--a patterns] [--b tactics] [--games 40]
 [--playouts 2000] [--set-a ATTR=VALUE ...] [--set-b ATTR=VALUE ...] [--workers N]
+[--size 9]
 
 Played on the shared match runner (``bitgames go match``'s): each random two-move opening
 twice with colours swapped, games in parallel, every move refereed; a game ended by two
@@ -43,11 +44,13 @@ def main() -> None:
     ap.add_argument("--set-a", action="append", default=[], metavar="ATTR=VALUE")
     ap.add_argument("--set-b", action="append", default=[], metavar="ATTR=VALUE")
     ap.add_argument("--workers", type=int, help="parallel games (default: the CPUs)")
+    ap.add_argument("--size", type=int, default=9, choices=range(5, 20), metavar="5..19",
+                    help="board size (default 9)")
     args = ap.parse_args()
     plan = MatchPlan(_spec(args.a, 11, args.playouts, args.set_a),
                      _spec(args.b, 22, args.playouts, args.set_b),
-                     random_openings(lambda: Board(size=9), args.games // 2, 2, seed=1),
-                     args.games, max_plies=3 * 81)
+                     random_openings(lambda: Board(size=args.size), args.games // 2, 2, seed=1),
+                     args.games, max_plies=3 * args.size**2)
     start = time.perf_counter()
 
     def on_game(record: GameRecord, result: MatchResult) -> None:
@@ -55,7 +58,7 @@ def main() -> None:
               f"{record.a_score} ({record.result}, {record.reason}) in {record.plies} plies"
               f"  {result.summary()}  {time.perf_counter() - start:.0f} s", flush=True)
 
-    run = run_plan(plan, KIT, {"size": 9, "komi": 7.5}, workers=args.workers,
+    run = run_plan(plan, KIT, {"size": args.size, "komi": 7.5}, workers=args.workers,
                    on_game=on_game)
     print(f"A {plan.spec_a} vs B {plan.spec_b}: {run.result.summary()}"
           + (f" (stopped: {run.stopped})" if run.stopped else ""))
