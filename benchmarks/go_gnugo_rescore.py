@@ -47,8 +47,7 @@ def main() -> None:
             game = json.loads(line)
             if game.get("reason") != "two passes":
                 continue  # the header line and games ended otherwise
-            moves = [m for m in game["moves"] if m.lower() != "resign"]
-            theirs = gnugo_score(args.gnugo, args.size, args.komi, moves)
+            theirs = gnugo_score(args.gnugo, args.size, args.komi, game["moves"])
             same = theirs[:1] == game["result"][:1]
             games += 1
             agree += same

@@ -389,6 +389,19 @@ def _libs_after(
 
 
 @jit.njit(nogil=True, inline="always")
+def _atari_liberty(libs: np.ndarray, r: int) -> int:
+    """The only liberty of the block rooted at ``r`` when it is in atari, else -1. No early
+    return (see :func:`_stone`)."""
+    n = 0
+    lib = -1
+    for w in range(libs.shape[1]):
+        n += popcount(libs[r, w])
+        if lib < 0 and libs[r, w] != U(0):
+            lib = w * 64 + ctz(libs[r, w])
+    return lib if n == 1 else -1
+
+
+@jit.njit(nogil=True, inline="always")
 def _counter_capture(nbr: np.ndarray, nnbr: np.ndarray, color: np.ndarray, root: np.ndarray,
                      stones: np.ndarray, libs: np.ndarray, r: int, opp: int, ko: int) -> int:
     """The point that captures an enemy block (colour ``opp``) in atari next to the block
@@ -404,14 +417,8 @@ def _counter_capture(nbr: np.ndarray, nnbr: np.ndarray, color: np.ndarray, root:
             for t in range(nnbr[st]):
                 u = nbr[st, t]
                 if p < 0 and color[u] == opp:
-                    ru = root[u]
-                    n = 0
-                    lib = -1
-                    for w2 in range(libs.shape[1]):
-                        n += popcount(libs[ru, w2])
-                        if lib < 0 and libs[ru, w2] != U(0):
-                            lib = w2 * 64 + ctz(libs[ru, w2])
-                    if n == 1 and lib != ko:
+                    lib = _atari_liberty(libs, root[u])
+                    if lib != ko:
                         p = lib
     return p
 
@@ -816,34 +823,17 @@ def _playout_moves(
         moves += 1
         p = -1
         if policy != LIGHT and last >= 0 and color[last] == opp:
-            rl = np.int64(root[last])
-            n = 0
-            for w in range(nw):
-                n += popcount(libs[rl, w])
-            if n == 1:
-                for w in range(nw):
-                    if libs[rl, w] != U(0):
-                        p = w * 64 + ctz(libs[rl, w])
-                        break
-                if p == ko:
-                    p = -1
+            p = _atari_liberty(libs, np.int64(root[last]))
+            if p == ko:
+                p = -1
             if p < 0:
                 for j in range(nnbr[last]):
                     q = nbr[last, j]
                     if color[q] != c:
                         continue
                     rq = np.int64(root[q])
-                    n = 0
-                    for w in range(nw):
-                        n += popcount(libs[rq, w])
-                    if n != 1:
-                        continue
-                    lib = -1
-                    for w in range(nw):
-                        if libs[rq, w] != U(0):
-                            lib = w * 64 + ctz(libs[rq, w])
-                            break
-                    if lib == ko:
+                    lib = _atari_liberty(libs, rq)
+                    if lib < 0 or lib == ko:
                         continue
                     if policy == PATTERNS:
                         p = _counter_capture(nbr, nnbr, color, root, stones, libs, rq, opp, ko)
