@@ -26,17 +26,19 @@ from bitgames.core.cli import (
 )
 
 #: the engine options a ``match`` player may set (``policy:tactics,uct:0.3``)
-ENGINE_FLOATS = ("resign", "uct", "rave_bias", "prior", "expand_at", "shape_prior")
+ENGINE_FLOATS = ("resign", "uct", "rave_bias", "prior", "expand_at", "shape_prior",
+                 "ladder_prior")
 
 MATCH_EPILOG = """\
 players:
   level:N        the built-in engine at level 1-10 (100 ... 500000 playouts per move;
                  5, 3000 playouts, by default), with any of
   nodes:N        playouts per move           time:S       seconds per move
-  policy:NAME    light, capture, tactics, patterns (default)
+  policy:NAME    light, capture, tactics, patterns (default), fill
   seed:N         random seed (default 0)     resign:P     resign below win rate P
                                                           (default 0.1; 0: never)
-  uct:X, rave_bias:X, prior:X, expand_at:X, shape_prior:X   search parameters
+  uct:X, rave_bias:X, prior:X, expand_at:X, shape_prior:X, ladder_prior:X
+                 search parameters
   cmd:"COMMAND"  any GTP engine, started with COMMAND
 
 GNU Go (what 'go match --opponent' played before): under the default rules (area
@@ -50,7 +52,7 @@ scoring, positional superko) give it the same rules,
 
 #: playout policies by name (`bitgames.go.kernels.POLICIES`, not imported here: building
 #: the parser must not load the kernels)
-POLICY_NAMES = ("light", "capture", "tactics", "patterns")
+POLICY_NAMES = ("light", "capture", "tactics", "patterns", "fill")
 
 
 def _board_options(p: argparse.ArgumentParser) -> None:

@@ -83,11 +83,18 @@ PASS = -1
 #: atari next to it, when there is one, before it tries to extend, and, when no atari
 #: needs an answer, first plays one of the empty points next to the last move (its eight
 #: neighbours) whose 3x3 shape matches a MoGo pattern (:mod:`bitgames.go.patterns`),
-#: chosen uniformly among those that pass the tests of the random move
-LIGHT, CAPTURE, TACTICS, PATTERNS = 0, 1, 2, 3
+#: chosen uniformly among those that pass the tests of the random move; FILL is PATTERNS
+#: that, before the random move, draws up to :data:`FILL_TRIES` empty points and plays the
+#: first whose eight neighbours are all empty (MoGo's "fill board": stones spread over
+#: the open areas of large boards before the uniform moves fill them)
+LIGHT, CAPTURE, TACTICS, PATTERNS, FILL = 0, 1, 2, 3, 4
 
 #: the policies by name (command-line options)
-POLICIES = {"light": LIGHT, "capture": CAPTURE, "tactics": TACTICS, "patterns": PATTERNS}
+POLICIES = {"light": LIGHT, "capture": CAPTURE, "tactics": TACTICS, "patterns": PATTERNS,
+            "fill": FILL}
+
+#: empty points the FILL policy draws, at most, looking for one in open space
+FILL_TRIES = 4
 
 #: 3x3 pattern table (:func:`bitgames.go.patterns.table`), a constant of the kernels
 PAT3 = patterns.table()
@@ -754,6 +761,128 @@ def area_into(g: Any, s: Any, mark: np.ndarray, stack: np.ndarray) -> int:
     return score
 
 
+# --------------------------------------------------------------------------- ladders
+
+#: positions a ladder read may visit before it gives up (and counts the block as escaped)
+LADDER_BUDGET = 200
+
+
+@jit.njit(nogil=True)
+def ladder_stack(s: Any) -> Any:
+    """Scratch space for :func:`ladder_dies`: each array of state ``s`` with a leading
+    dimension of one level per move a ladder may last (four per row of the board), and
+    the number of moves tried at each level."""
+    depth = 4 * np.int64(np.sqrt(s[0].shape[0]) + 0.5) + 4
+    return (
+        np.empty((depth,) + s[0].shape, s[0].dtype),
+        np.empty((depth,) + s[1].shape, s[1].dtype),
+        np.empty((depth,) + s[2].shape, s[2].dtype),
+        np.empty((depth,) + s[3].shape, s[3].dtype),
+        np.empty((depth,) + s[4].shape, s[4].dtype),
+        np.empty((depth,) + s[5].shape, s[5].dtype),
+        np.empty((depth,) + s[6].shape, s[6].dtype),
+        np.empty((depth,) + s[7].shape, s[7].dtype),
+        np.empty((depth,) + s[8].shape, s[8].dtype),
+        np.empty((depth,) + s[9].shape, s[9].dtype),
+        np.zeros(depth, np.int64),
+    )
+
+
+@jit.njit(nogil=True, inline="always")
+def _level(stack: Any, d: int) -> Any:
+    """The position at level ``d`` of a :func:`ladder_stack` (views, no copy)."""
+    return (stack[0][d], stack[1][d], stack[2][d], stack[3][d], stack[4][d], stack[5][d],
+            stack[6][d], stack[7][d], stack[8][d], stack[9][d])
+
+
+@jit.njit(nogil=True)
+def _ladder(g: Any, stack: Any, b: int, c: int, multi: bool) -> bool:
+    """Whether the block of colour ``c`` at point ``b`` in the position at level 0 of
+    ``stack`` is captured by a ladder.
+
+    At a level where ``c`` is to move, the block is in atari: it escapes by capturing a
+    stone next to it, or extends (three liberties or more after the extension: escaped;
+    one: captured; two: the next level). At a level where the attacker is to move, the
+    block has two liberties and the attacker tries an atari on each in turn (a stone it
+    plays in atari is taken at the next level). The defender has one move at each of its
+    levels, so one capture anywhere decides the read; an escape goes back to the last
+    attacker level with a move left to try. A read longer than the stack or than
+    :data:`LADDER_BUDGET` positions counts as an escape. Written as a loop over the
+    levels: numba's on-disk cache does not reload recursive functions."""
+    nbr, nnbr, diag, ndiag, nbrmask, zob = g
+    tried = stack[10]
+    depth = tried.shape[0]
+    tried[0] = 0
+    d = 0
+    for _ in range(LADDER_BUDGET):
+        s = _level(stack, d)
+        color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
+        r = np.int64(root[b])
+        escaped = d + 1 >= depth
+        if not escaped:
+            t = _level(stack, d + 1)
+            if meta[M_TOMOVE] == c:
+                lib = _atari_liberty(libs, r)
+                if lib < 0 or _counter_capture(nbr, nnbr, color, root, stones, libs, r, 3 - c,
+                                               meta[M_KO]) >= 0:
+                    escaped = True
+                elif not is_legal(g, s, np.int64(lib), c, multi):
+                    return True
+                else:
+                    _copy_into(t, s)
+                    play(g, t, np.int64(lib), c)
+                    n = libcount(t[4], np.int64(t[1][b]))
+                    if n < 2:
+                        return True
+                    escaped = n > 2
+            else:
+                escaped = True
+                while escaped and tried[d] < 2:
+                    k = tried[d]
+                    tried[d] += 1
+                    a = -1
+                    for w in range(libs.shape[1]):
+                        word = libs[r, w]
+                        while word != U(0):
+                            if k == 0 and a < 0:
+                                a = w * 64 + ctz(word)
+                            k -= 1
+                            word &= word - U(1)
+                    if a >= 0 and is_legal(g, s, np.int64(a), 3 - c, multi):
+                        _copy_into(t, s)
+                        play(g, t, np.int64(a), 3 - c)
+                        escaped = libcount(t[4], np.int64(t[1][b])) != 1
+        if escaped:  # back to the last attacker level with a move left
+            d -= 1
+            while d >= 0 and (_level(stack, d)[8][M_TOMOVE] == c or tried[d] >= 2):
+                d -= 1
+            if d < 0:
+                return False
+        else:
+            d += 1
+            tried[d] = 0
+    return False
+
+
+@jit.njit(nogil=True)
+def ladder_dies(g: Any, s: Any, stack: Any, p: int, c: int, b: int, multi: bool) -> bool:
+    """Whether, after colour ``c`` plays the legal move ``p`` in state ``s``, the block at
+    point ``b`` (of either colour, next to ``p`` or at ``p``) is lost to a ladder: it is
+    in atari with its owner to move, or has two liberties with the other side to move,
+    and :func:`_ladder` reads a capture. ``stack`` is a :func:`ladder_stack`; ``multi``
+    allows multi-stone suicide (as in :func:`is_legal`)."""
+    t = _level(stack, 0)
+    _copy_into(t, s)
+    play(g, t, p, c)
+    owner = np.int64(t[0][b])
+    if owner == 0:
+        return True
+    n = libcount(t[4], np.int64(t[1][b]))
+    if owner == c:
+        return n < 2 or (n == 2 and _ladder(g, stack, b, owner, multi))
+    return n == 1 and _ladder(g, stack, b, owner, multi)
+
+
 # --------------------------------------------------------------------------- playouts
 
 
@@ -773,7 +902,7 @@ def playout(
     ``amaf[p]`` receives the colour that first played at ``p`` during the playout
     (0 if none); points already set (non-zero) are left alone. When ``trace`` is not
     empty, the moves played (points, -1 for a pass) are written to it, as far as it goes.
-    ``policy`` is :data:`LIGHT`, :data:`CAPTURE`, :data:`TACTICS` or :data:`PATTERNS`.
+    ``policy`` is :data:`LIGHT`, :data:`CAPTURE`, :data:`TACTICS`, :data:`PATTERNS` or :data:`FILL`.
     """
     tmp = np.empty(s[3].shape[1], np.uint64)
     shape = np.empty(8, np.int64)
@@ -835,7 +964,7 @@ def _playout_moves(
                     lib = _atari_liberty(libs, rq)
                     if lib < 0 or lib == ko:
                         continue
-                    if policy == PATTERNS:
+                    if policy >= PATTERNS:
                         p = _counter_capture(nbr, nnbr, color, root, stones, libs, rq, opp, ko)
                         if p >= 0:
                             break
@@ -853,7 +982,7 @@ def _playout_moves(
                         p = lib
                         break
         # ---- a good shape next to the last move
-        if p < 0 and policy == PATTERNS and last >= 0:
+        if p < 0 and policy >= PATTERNS and last >= 0:
             nshape = 0
             r0 = last // width
             c0 = last - r0 * width
@@ -867,6 +996,13 @@ def _playout_moves(
                             shape[nshape] = q
                             nshape += 1
             p = _draw_playable(g, s, tmp, shape, nshape, epos, False, rng, c, ko, safe)
+        # ---- a point in open space: itself and its eight neighbours empty
+        if p < 0 and policy == FILL and nempty > 0:
+            for _ in range(FILL_TRIES):
+                q = np.int64(empties[below(rng, nempty)])
+                if _pat3_code(color, width, q) == 0:
+                    p = q
+                    break
         # ---- choose a uniformly random legal non-eye point
         if p < 0:
             p = _draw_playable(g, s, tmp, empties, nempty, epos, True, rng, c, ko, safe)

@@ -10,7 +10,10 @@ Selection value of a child (Gelly & Silver's RAVE, AIJ 2011):
 ``beta = N_amaf / (N + N_amaf + bias * N * N_amaf)``. Children start with prior
 visits and wins: neutral 0.5, 0.8 next to a block in atari (captures, escapes), 0.3 on the
 first line, and ``shape_prior`` (0.7) elsewhere on a MoGo 3x3 shape
-(:mod:`bitgames.go.patterns`; +76 Elo in self-play, see docs/PERFORMANCE.md). Children
+(:mod:`bitgames.go.patterns`; +76 Elo in self-play, see docs/PERFORMANCE.md). With
+``ladder_prior`` L above 0, a ladder read (:func:`bitgames.go.kernels.ladder_dies`) moves
+an escape from atari that the ladder still captures down to 1 - L, and an atari that
+wins a ladder up to L. Children
 are the legal moves that do not fill one's own single-point eye, minus superko repeats
 (the game's history plus the positions on the path from the root); a pass child exists
 only when the previous move was a pass (the pass then ends the game and is scored
@@ -47,7 +50,7 @@ T_NNODES, T_ROOT, T_CAP = 0, 1, 2
 # params fields
 P_UCT, P_RAVE_BIAS, P_PRIOR, P_KOMI, P_EXPAND = 0, 1, 2, 3, 4
 P_SUPERKO, P_SUICIDE, P_MAXMOVES, P_CLEANUP, P_POLICY = 5, 6, 7, 8, 9
-P_SHAPE = 10
+P_SHAPE, P_LADDER = 10, 11
 
 
 class Tree(NamedTuple):
@@ -95,6 +98,7 @@ def _expand(
     depth: int,
     params: np.ndarray,
     side_key: np.uint64,
+    stack: Any,
 ) -> int:
     """Create the children of ``node`` for the side to move in ``s``; returns their count
     (0 if the tree is full).
@@ -117,6 +121,7 @@ def _expand(
     superko = params[P_SUPERKO] > 0.0
     multi = params[P_SUICIDE] > 0.0
     prior = params[P_PRIOR]
+    ladder = params[P_LADDER]
     for p in range(npts):
         if color[p] != 0:
             continue
@@ -137,12 +142,29 @@ def _expand(
                     rep = True
             if rep:
                 continue
-        # priors: neutral, captures and atari escapes up, first line down, good shape up
+        # priors: neutral, captures and atari escapes up (an escape into a lost ladder
+        # down, an atari that wins a ladder up), first line down, good shape up
         value = 0.5
+        escape = False
+        capture = False
+        chase = -1
         for i in range(nnbr[p]):
             q = nbr[p, i]
-            if color[q] != 0 and K.libcount(libs, root[q]) == 1:
-                value = 0.8
+            if color[q] != 0:
+                n = K.libcount(libs, root[q])
+                if n == 1:
+                    value = 0.8
+                    escape |= color[q] == c
+                    capture |= color[q] != c
+                elif n == 2 and color[q] != c:
+                    chase = q
+        if ladder > 0.0:
+            if escape and not capture:
+                if K.ladder_dies(g, s, stack, p, c, p, multi):
+                    value = 1.0 - ladder
+            elif chase >= 0 and value == 0.5 and K.ladder_dies(g, s, stack, p, c, chase,
+                                                              multi):
+                value = ladder
         row = p // size
         col = p - row * size
         line = min(min(row, col), min(size - 1 - row, size - 1 - col))
@@ -232,6 +254,7 @@ def search_kernel(
     npts = s0[0].shape[0]
     maxm = np.int64(params[P_MAXMOVES])
     s = K.copy_state_kernel(s0)
+    stack = K.ladder_stack(s0)
     rng = np.zeros(1, np.uint64)
     maxdepth = 4 * npts + 8
     path = np.zeros(maxdepth, np.int64)
@@ -260,7 +283,7 @@ def search_kernel(
             if tnchild[node] == 0:
                 if tvis[node] - prior >= expand_at or node == tmeta[T_ROOT]:
                     if _expand(g, s, tree, node, history, path_h, depth, params,
-                               side_key) == 0:
+                               side_key, stack) == 0:
                         break
                 else:
                     break
@@ -417,11 +440,13 @@ class Engine(CoreEngine):
         max_moves: int | None = None,
         policy: int = K.PATTERNS,
         shape_prior: float = 0.7,
+        ladder_prior: float = 0.0,
         threads: int = 1,
     ) -> None:
         self.seed = seed
         self.policy = policy
         self.shape_prior = shape_prior
+        self.ladder_prior = ladder_prior
         self.capacity = capacity
         self.uct = uct
         self.rave_bias = rave_bias
@@ -465,6 +490,7 @@ class Engine(CoreEngine):
                 1.0 if cleanup else 0.0,
                 float(self.policy),
                 self.shape_prior,
+                self.ladder_prior,
             ],
             np.float64,
         )
