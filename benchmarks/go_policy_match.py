@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/go_policy_match.py [--a patterns] [--b tactics] [--games 40]
 [--playouts 2000] [--set-a ATTR=VALUE ...] [--set-b ATTR=VALUE ...] [--workers N]
-[--size 9]
+[--size 9] [--seed 1]
 
 Played on the shared match runner (``bitgames go match``'s): each random two-move opening
 twice with colours swapped, games in parallel, every move refereed; a game ended by two
@@ -46,10 +46,13 @@ def main() -> None:
     ap.add_argument("--workers", type=int, help="parallel games (default: the CPUs)")
     ap.add_argument("--size", type=int, default=9, choices=range(5, 20), metavar="5..19",
                     help="board size (default 9)")
+    ap.add_argument("--seed", type=int, default=1,
+                    help="seed of the random openings (default 1)")
     args = ap.parse_args()
     plan = MatchPlan(_spec(args.a, 11, args.playouts, args.set_a),
                      _spec(args.b, 22, args.playouts, args.set_b),
-                     random_openings(lambda: Board(size=args.size), args.games // 2, 2, seed=1),
+                     random_openings(lambda: Board(size=args.size), args.games // 2, 2,
+                                    seed=args.seed),
                      args.games, max_plies=3 * args.size**2)
     start = time.perf_counter()
 
