@@ -83,18 +83,11 @@ PASS = -1
 #: atari next to it, when there is one, before it tries to extend, and, when no atari
 #: needs an answer, first plays one of the empty points next to the last move (its eight
 #: neighbours) whose 3x3 shape matches a MoGo pattern (:mod:`bitgames.go.patterns`),
-#: chosen uniformly among those that pass the tests of the random move; FILL is PATTERNS
-#: that, before the random move, draws up to :data:`FILL_TRIES` empty points and plays the
-#: first whose eight neighbours are all empty (MoGo's "fill board": stones spread over
-#: the open areas of large boards before the uniform moves fill them)
-LIGHT, CAPTURE, TACTICS, PATTERNS, FILL = 0, 1, 2, 3, 4
+#: chosen uniformly among those that pass the tests of the random move
+LIGHT, CAPTURE, TACTICS, PATTERNS = 0, 1, 2, 3
 
 #: the policies by name (command-line options)
-POLICIES = {"light": LIGHT, "capture": CAPTURE, "tactics": TACTICS, "patterns": PATTERNS,
-            "fill": FILL}
-
-#: empty points the FILL policy draws, at most, looking for one in open space
-FILL_TRIES = 4
+POLICIES = {"light": LIGHT, "capture": CAPTURE, "tactics": TACTICS, "patterns": PATTERNS}
 
 #: 3x3 pattern table (:func:`bitgames.go.patterns.table`), a constant of the kernels
 PAT3 = patterns.table()
@@ -902,7 +895,7 @@ def playout(
     ``amaf[p]`` receives the colour that first played at ``p`` during the playout
     (0 if none); points already set (non-zero) are left alone. When ``trace`` is not
     empty, the moves played (points, -1 for a pass) are written to it, as far as it goes.
-    ``policy`` is :data:`LIGHT`, :data:`CAPTURE`, :data:`TACTICS`, :data:`PATTERNS` or :data:`FILL`.
+    ``policy`` is :data:`LIGHT`, :data:`CAPTURE`, :data:`TACTICS` or :data:`PATTERNS`.
     """
     tmp = np.empty(s[3].shape[1], np.uint64)
     shape = np.empty(8, np.int64)
@@ -964,7 +957,7 @@ def _playout_moves(
                     lib = _atari_liberty(libs, rq)
                     if lib < 0 or lib == ko:
                         continue
-                    if policy >= PATTERNS:
+                    if policy == PATTERNS:
                         p = _counter_capture(nbr, nnbr, color, root, stones, libs, rq, opp, ko)
                         if p >= 0:
                             break
@@ -982,7 +975,7 @@ def _playout_moves(
                         p = lib
                         break
         # ---- a good shape next to the last move
-        if p < 0 and policy >= PATTERNS and last >= 0:
+        if p < 0 and policy == PATTERNS and last >= 0:
             nshape = 0
             r0 = last // width
             c0 = last - r0 * width
@@ -996,13 +989,6 @@ def _playout_moves(
                             shape[nshape] = q
                             nshape += 1
             p = _draw_playable(g, s, tmp, shape, nshape, epos, False, rng, c, ko, safe)
-        # ---- a point in open space: itself and its eight neighbours empty
-        if p < 0 and policy == FILL and nempty > 0:
-            for _ in range(FILL_TRIES):
-                q = np.int64(empties[below(rng, nempty)])
-                if _pat3_code(color, width, q) == 0:
-                    p = q
-                    break
         # ---- choose a uniformly random legal non-eye point
         if p < 0:
             p = _draw_playable(g, s, tmp, empties, nempty, epos, True, rng, c, ko, safe)
