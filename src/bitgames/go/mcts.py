@@ -163,8 +163,8 @@ def _expand(
             if escape and not capture:
                 if K.ladder_dies(g, s, stack, p, c, p, multi):
                     value = 1.0 - ladder
-            elif chase >= 0 and value == 0.5 and K.ladder_dies(g, s, stack, p, c, chase,
-                                                              multi):
+            elif chase >= 0 and value == 0.5 and K.ladder_dies(g, s, stack, p, c,
+                                                              np.int64(chase), multi):
                 value = ladder
         row = p // size
         col = p - row * size
@@ -283,7 +283,7 @@ def search_kernel(
         while meta[K.M_PASSES] < 2 and depth < maxdepth - 2:
             if tnchild[node] == 0:
                 if tvis[node] - prior >= expand_at or node == tmeta[T_ROOT]:
-                    if _expand(g, s, tree, node, history, path_h, depth, params,
+                    if _expand(g, s, tree, node, history, path_h, np.int64(depth), params,
                                side_key, stack) == 0:
                         break
                 else:
