@@ -15,22 +15,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 
-
-def gnugo_score(gnugo: str, size: int, komi: float, moves: list[str]) -> str:
-    """GNU Go's ``final_score`` (``B+3.5``, ``W+0.5``, ``0``) after ``moves``, Black first."""
-    commands = [f"boardsize {size}", "clear_board", f"komi {komi}"]
-    commands += [f"play {'B' if i % 2 == 0 else 'W'} {move}" for i, move in enumerate(moves)]
-    commands += ["final_score", "quit"]
-    out = subprocess.run([gnugo, "--mode", "gtp", "--chinese-rules", "--positional-superko"],
-                         input="\n".join(commands) + "\n", capture_output=True, text=True,
-                         check=True).stdout
-    answers = [a.strip() for a in out.split("\n\n") if a.strip()]
-    for answer in answers[:-2]:
-        if not answer.startswith("="):
-            raise SystemExit(f"GNU Go refused a command: {answer!r}")
-    return answers[-2].lstrip("= ").strip()
+from bitgames.go import Board, GtpClient
 
 
 def main() -> None:
@@ -42,12 +28,17 @@ def main() -> None:
     ap.add_argument("--gnugo", default="/usr/games/gnugo")
     args = ap.parse_args()
     agree = games = 0
-    with open(args.save, encoding="utf-8") as f:
+    command = f"{args.gnugo} --mode gtp --chinese-rules --positional-superko"
+    with open(args.save, encoding="utf-8") as f, GtpClient.start(command) as client:
         for line in f:
             game = json.loads(line)
             if game.get("reason") != "two passes":
                 continue  # the header line and games ended otherwise
-            theirs = gnugo_score(args.gnugo, args.size, args.komi, game["moves"])
+            board = Board(size=args.size, komi=args.komi)
+            for move in game["moves"]:
+                board.push(move)
+            client.sync(board)
+            theirs = client.command("final_score")
             same = theirs[:1] == game["result"][:1]
             games += 1
             agree += same
