@@ -831,13 +831,13 @@ def _ladder(g: Any, stack: Any, b: int, c: int, multi: bool) -> bool:
             else:
                 escaped = True
                 while escaped and tried[d] < 2:
-                    k = tried[d]
+                    k = tried[d]  # the k-th liberty (0 or 1), in bitmap order
                     tried[d] += 1
                     a = -1
                     for w in range(libs.shape[1]):
                         word = libs[r, w]
-                        while word != U(0):
-                            if k == 0 and a < 0:
+                        while word != U(0) and a < 0:
+                            if k == 0:
                                 a = w * 64 + ctz(word)
                             k -= 1
                             word &= word - U(1)
@@ -847,7 +847,7 @@ def _ladder(g: Any, stack: Any, b: int, c: int, multi: bool) -> bool:
                         escaped = libcount(t[4], np.int64(t[1][b])) != 1
         if escaped:  # back to the last attacker level with a move left
             d -= 1
-            while d >= 0 and (_level(stack, d)[8][M_TOMOVE] == c or tried[d] >= 2):
+            while d >= 0 and (stack[8][d, M_TOMOVE] == c or tried[d] >= 2):
                 d -= 1
             if d < 0:
                 return False
