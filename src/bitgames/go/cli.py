@@ -27,7 +27,7 @@ from bitgames.core.cli import (
 
 #: the engine options a ``match`` player may set (``policy:tactics,uct:0.3``)
 ENGINE_FLOATS = ("resign", "uct", "rave_bias", "prior", "expand_at", "shape_prior",
-                 "ladder_prior")
+                 "ladder_prior", "pattern_prior")
 
 MATCH_EPILOG = """\
 players:
@@ -37,7 +37,7 @@ players:
   policy:NAME    light, capture, tactics, patterns (default)
   seed:N         random seed (default 0)     resign:P     resign below win rate P
                                                           (default 0.1; 0: never)
-  uct:X, rave_bias:X, prior:X, expand_at:X, shape_prior:X, ladder_prior:X
+  uct:X, rave_bias:X, prior:X, expand_at:X, shape_prior:X, ladder_prior:X, pattern_prior:X
                  search parameters
   cmd:"COMMAND"  any GTP engine, started with COMMAND
 
@@ -156,6 +156,30 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rules", default="default")
     add_json_flag(p)
     p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser(
+        "patterns",
+        help="learn the tree's move-feature strengths from SGF game records",
+        description="Fit the strengths of the move features the tree search starts its "
+        "children from (bitgames.go.features: 3x3 shape, captures, ataris and ladders, "
+        "self-ataris, distance to the last move and to the edge) to the moves of SGF "
+        "games, by Coulom's minorization-maximization. The last --test games are held "
+        "out: the command prints how well the fit predicts their moves (mean "
+        "log-probability and the share ranked first), and the same for the shipped "
+        "strengths. The table is saved after every sweep; Ctrl-C stops and keeps the "
+        "last saved sweep (exit status 130).",
+    )
+    p.add_argument("sgf", nargs="+", type=Path,
+                   help="SGF files or folders (searched for *.sgf, in name order)")
+    p.add_argument("--out", type=Path, required=True, help="the table to write (.npz)")
+    p.add_argument("--games", type=Integer(1, 10**7), help="train on the first N games "
+                   "(default: all but the held-out ones)")
+    p.add_argument("--test", type=Integer(0, 10**6), default=200,
+                   help="games held out from the end of the list (200)")
+    p.add_argument("--sweeps", type=Integer(1, 1000), default=20,
+                   help="MM passes over the features (20)")
+    add_json_flag(p)
+    p.set_defaults(func=cmd_patterns)
 
 
 def _engine(args: argparse.Namespace) -> Any:
@@ -426,3 +450,48 @@ def cmd_score(args: argparse.Namespace) -> int:
         f"{format_score(fs)} (dead: {' '.join(dead) or 'none'})",
     )
     return 0
+
+
+def cmd_patterns(args: argparse.Namespace) -> int:
+    from bitgames.core.cli import INTERRUPTED
+    from bitgames.core.progress import bar
+    from bitgames.go import features as F
+
+    texts = F.read_games(args.sgf)
+    if len(texts) <= args.test:
+        raise SystemExit(f"go patterns: {len(texts)} games found, but --test holds out "
+                         f"{args.test}: nothing is left to train on")
+    train_texts = texts[:len(texts) - args.test][:args.games]
+    test_texts = texts[len(texts) - args.test:]
+    try:
+        with bar(len(texts), "reading games", "game") as shown:
+            train = F.sgf_positions(train_texts, on_game=lambda: shown.update(1))
+            test = F.sgf_positions(test_texts, on_game=lambda: shown.update(1))
+        if not train.positions:
+            raise SystemExit("go patterns: no usable game in the training set")
+        source = (f"{len(train_texts)} games, {train.positions} moves, from "
+                  f"{', '.join(str(p) for p in args.sgf)}")
+        with bar(args.sweeps, "fitting", "sweep") as shown:
+            def save(gammas: F.Gammas) -> None:
+                gammas.source = source
+                gammas.save(args.out)
+                shown.update(1)
+
+            gammas = F.fit(train, args.sweeps, on_sweep=save)
+    except KeyboardInterrupt:
+        emit({"out": str(args.out), "stopped": True}, args.json,
+             f"{args.out}: stopped (the last finished sweep, if any, is saved)")
+        return INTERRUPTED
+    record: dict[str, Any] = {"out": str(args.out), "train_games": len(train_texts),
+                              "train_moves": train.positions,
+                              "test_games": len(test_texts), "test_moves": test.positions}
+    lines = [f"{args.out}: fitted on {train.positions} moves of {len(train_texts)} games"]
+    if test.positions:
+        for name, table in (("fit", gammas), ("shipped", F.Gammas.read(F.DEFAULT_PATH))):
+            loglik, top = F.evaluate(table, test)
+            record[name] = {"log_likelihood": loglik, "top1": top}
+            lines.append(f"{name}: on {test.positions} held-out moves, mean log-probability "
+                         f"{loglik:.3f}, first choice {100 * top:.1f} %")
+    emit(record, args.json, "\n".join(lines))
+    return 0
+

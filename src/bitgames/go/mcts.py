@@ -42,6 +42,7 @@ from bitgames.core import jit
 from bitgames.core.engine import End, InfoCallback, Limit, Score, SearchResult, Unit
 from bitgames.core.engine import Engine as CoreEngine
 from bitgames.core.rng import stream_seed
+from bitgames.go import features as F
 from bitgames.go import kernels as K
 from bitgames.go.board import BLACK, WHITE, Board, Move
 
@@ -51,7 +52,7 @@ T_NNODES, T_ROOT, T_CAP = 0, 1, 2
 # params fields
 P_UCT, P_RAVE_BIAS, P_PRIOR, P_KOMI, P_EXPAND = 0, 1, 2, 3, 4
 P_SUPERKO, P_SUICIDE, P_MAXMOVES, P_CLEANUP, P_POLICY = 5, 6, 7, 8, 9
-P_SHAPE, P_LADDER = 10, 11
+P_SHAPE, P_LADDER, P_GAMMA = 10, 11, 12
 
 
 class Tree(NamedTuple):
@@ -100,6 +101,8 @@ def _expand(
     params: np.ndarray,
     side_key: np.uint64,
     stack: Any,
+    gammas: np.ndarray,
+    tmp: np.ndarray,
 ) -> int:
     """Create the children of ``node`` for the side to move in ``s``; returns their count
     (0 if the tree is full).
@@ -123,6 +126,8 @@ def _expand(
     multi = params[P_SUICIDE] > 0.0
     prior = params[P_PRIOR]
     ladder = params[P_LADDER]
+    learned = params[P_GAMMA]
+    total = 0.0
     for p in range(npts):
         if color[p] != 0:
             continue
@@ -143,6 +148,18 @@ def _expand(
                     rep = True
             if rep:
                 continue
+        tmove[nn] = p
+        tparent[nn] = node
+        tfirst[nn] = -1
+        tnchild[nn] = 0
+        tvis[nn] = prior
+        tavis[nn] = 0.0
+        tawin[nn] = 0.0
+        if learned > 0.0:  # the strength for now, the prior below
+            twin[nn] = F.gamma(gammas, F.move_key(g, s, stack, tmp, p, c, multi))
+            total += twin[nn]
+            nn += 1
+            continue
         # priors: neutral, captures and atari escapes up (an escape into a lost ladder
         # down, an atari that wins a ladder up), first line down, good shape up
         value = 0.5
@@ -173,15 +190,13 @@ def _expand(
             value = 0.3
         if value == 0.5 and K.PAT3[K._pat3_code(color, size, p)] != 0:
             value = params[P_SHAPE]
-        tmove[nn] = p
-        tparent[nn] = node
-        tfirst[nn] = -1
-        tnchild[nn] = 0
-        tvis[nn] = prior
         twin[nn] = prior * value
-        tavis[nn] = 0.0
-        tawin[nn] = 0.0
         nn += 1
+    if learned > 0.0:
+        # a move the model finds x times likelier than average starts at x^w / (1 + x^w)
+        for ch in range(first, nn):
+            x = (twin[ch] * (nn - first) / total) ** learned
+            twin[ch] = prior * x / (1.0 + x)
     allow_pass = meta[K.M_LAST] == -1 and not (params[P_CLEANUP] > 0.0 and depth == 0)
     if nn == first or allow_pass:
         tmove[nn] = -1
@@ -242,6 +257,7 @@ def search_kernel(
     params: np.ndarray,
     history: np.ndarray,
     side_key: np.uint64,
+    gammas: np.ndarray,
 ) -> int:
     """Run ``nsims`` simulations from the tree's root, whose position is ``s0``.
 
@@ -256,6 +272,7 @@ def search_kernel(
     maxm = np.int64(params[P_MAXMOVES])
     s = K.copy_state_kernel(s0)
     stack = K.ladder_stack(s0)
+    tmp = np.zeros(s0[5].shape[1], np.uint64)
     rng = np.zeros(1, np.uint64)
     maxdepth = 4 * npts + 8
     path = np.zeros(maxdepth, np.int64)
@@ -284,7 +301,7 @@ def search_kernel(
             if tnchild[node] == 0:
                 if tvis[node] - prior >= expand_at or node == tmeta[T_ROOT]:
                     if _expand(g, s, tree, node, history, path_h, np.int64(depth), params,
-                               side_key, stack) == 0:
+                               side_key, stack, gammas, tmp) == 0:
                         break
                 else:
                     break
@@ -442,9 +459,12 @@ class Engine(CoreEngine):
         policy: int = K.PATTERNS,
         shape_prior: float = 0.7,
         ladder_prior: float = 0.9,
+        pattern_prior: float = 0.0,
         threads: int = 1,
     ) -> None:
         self.seed = seed
+        self.pattern_prior = pattern_prior
+        self._gammas = F.load()
         self.policy = policy
         self.shape_prior = shape_prior
         self.ladder_prior = ladder_prior
@@ -492,6 +512,7 @@ class Engine(CoreEngine):
                 float(self.policy),
                 self.shape_prior,
                 self.ladder_prior,
+                self.pattern_prior,
             ],
             np.float64,
         )
@@ -623,7 +644,7 @@ class Engine(CoreEngine):
         def simulate(k: int, n: int) -> None:
             # tree k draws from streams of its own: seed + k (the kernel releases the GIL)
             search_kernel(g, s, trees[k], n, np.uint64(self.seed + k), self._counter, params,
-                          history, side_key)
+                          history, side_key, self._gammas)
 
         start = time.perf_counter()
         reported = start

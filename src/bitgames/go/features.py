@@ -1,0 +1,499 @@
+"""Move features and their strengths learned from game records (Coulom's move "Elo ratings").
+
+Coulom, *Computing "Elo Ratings" of Move Patterns in the Game of Go* (ICGA Journal 30,
+2007), models the move a strong player chooses as the winner of a competition among the
+legal moves: each move is a team of features, each feature ``i`` has a strength
+``gamma_i``, a team's strength is the product of its members', and a move is chosen with
+probability its strength over the sum of all the legal moves' strengths
+(Bradley-Terry). The strengths are fitted to game records by minorization-maximization
+(:func:`fit`, Coulom's MM, with his prior of one virtual win and one virtual loss against a
+team of strength 1 for every feature). The tree search (:mod:`bitgames.go.mcts`) starts
+each new child from the probability the model gives its move.
+
+The features of a move at the empty point ``p`` for the colour ``c`` to move
+(:func:`move_key` packs them into one integer):
+
+``shape``
+    the 3x3 neighbourhood (:mod:`bitgames.go.patterns` codes, stones seen from the mover:
+    1 its own, 2 the opponent's, 3 off the board), one strength for its eight rotations
+    and reflections.
+``capture``
+    0 none; 1 takes a single stone; 2 takes more; 3 takes stones while a block of the
+    mover's next to ``p`` is in atari.
+``escape``
+    0 no block of the mover's next to ``p`` is in atari (or the move captures); 1 the
+    move extends such a block out of atari; 2 it extends, but the block is still caught
+    (one liberty after the move, or a ladder :func:`bitgames.go.kernels.ladder_dies`
+    reads as lost).
+``self_atari``
+    0 no; 1 the move leaves its stone alone in atari; 2 it leaves a block of two stones
+    or more in atari (captures excepted).
+``atari``
+    0 no; 1 the move puts an opponent block in atari; 2 and the ladder that follows
+    captures it.
+``distance``
+    to the previous move, with Coulom's ``d = |dx| + |dy| + max(|dx|, |dy|)``: 0 no
+    previous move (the start, or a pass), 1-5 for ``d`` = 2-6, 6 for 7-8, 7 for 9-12, 8
+    beyond.
+``line``
+    the distance to the edge, 0 (first line) to 4 (fifth line and inside).
+
+>>> from bitgames.go import Board
+>>> b = Board(size=9)
+>>> for m in ("e5", "e6", "d6", "f5"):
+...     b.push(m)
+>>> fields(key_at(b, "f6"))["atari"], fields(key_at(b, "d5"))["distance"]
+(1, 3)
+>>> fields(key_at(b, "a1"))["line"], fields(key_at(b, "e4"))["shape"] > 0
+(0, True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bitgames.core import jit
+from bitgames.core.errors import BitgamesError
+from bitgames.go import kernels as K
+from bitgames.go import patterns
+from bitgames.go.board import BLACK, WHITE, Board, Move
+from bitgames.go.sgf import SgfError, _sgf_point, parse_sgf, read_sgf
+
+#: the features after ``shape``: (name, number of values, bit position in a key); the
+#: shape code takes the 16 bits from :data:`SHAPE_SHIFT` on
+SMALL = (
+    ("capture", 4, 14),
+    ("escape", 3, 12),
+    ("self_atari", 3, 10),
+    ("atari", 3, 8),
+    ("distance", 9, 4),
+    ("line", 5, 0),
+)
+SHAPE_SHIFT = 16
+NSHAPES = 1 << 16
+
+_SHIFTS = np.array([shift for _, _, shift in SMALL], np.int64)
+_MASKS = np.array([(1 << (n - 1).bit_length()) - 1 for _, n, _ in SMALL], np.int64)
+#: where each small feature's strengths start in a strength table (after the shapes)
+_OFFSETS = np.array(
+    np.cumsum([NSHAPES] + [n for _, n, _ in SMALL[:-1]]), np.int64)
+#: the length of a strength table: one entry per shape code, then the small features
+TABLE_SIZE = NSHAPES + sum(n for _, n, _ in SMALL)
+
+#: the shipped strengths (see data/README.md for how they were made)
+DEFAULT_PATH = Path(__file__).resolve().parent / "data" / "gammas.npz"
+
+
+def _distance_class(d: int) -> int:
+    if d <= 6:
+        return d - 1
+    if d <= 8:
+        return 6
+    if d <= 12:
+        return 7
+    return 8
+
+
+_DISTANCE = np.array([0, 0] + [_distance_class(d) for d in range(2, 64)], np.int64)
+
+
+@jit.njit(nogil=True)
+def move_key(g: Any, s: Any, stack: Any, tmp: np.ndarray, p: int, c: int,
+             multi: bool) -> int:
+    """The features of colour ``c`` playing the legal move ``p`` in state ``s``, packed
+    into one integer (the module docstring lists them). ``stack`` is a
+    :func:`bitgames.go.kernels.ladder_stack` and ``tmp`` scratch space of one bitmap;
+    ``multi`` allows multi-stone suicide (as in :func:`bitgames.go.kernels.is_legal`)."""
+    nbr, nnbr, diag, ndiag, nbrmask, zob = g
+    color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
+    npts = color.shape[0]
+    size = np.int64(math.sqrt(npts) + 0.5)
+    code = np.int64(K._pat3_code(color, size, p))
+    if c == K.WHITE:  # swap the colours 1 and 2 in every 2-bit cell
+        x = (code ^ (code >> 1)) & 0x5555
+        code ^= x | (x << 1)
+    own_atari = False
+    taken = 0
+    chase = np.int64(-1)
+    for i in range(nnbr[p]):
+        q = nbr[p, i]
+        cq = color[q]
+        if cq == 0:
+            continue
+        r = root[q]
+        seen = False
+        for j in range(i):
+            if color[nbr[p, j]] != 0 and root[nbr[p, j]] == r:
+                seen = True
+        if seen:
+            continue
+        n = K.libcount(libs, r)
+        if cq == c:
+            own_atari |= n == 1
+        elif n == 1:
+            taken += nst[r]
+        elif n == 2:
+            chase = np.int64(q)
+    capture = 0
+    if taken > 0:
+        capture = 3 if own_atari else (1 if taken == 1 else 2)
+    nl, nstones, _ = K._libs_after(nbr, nnbr, nbrmask, color, root, nst, libs, bits, tmp,
+                                   p, c)
+    escape = 0
+    self_atari = 0
+    if taken == 0:
+        if nl <= 1:
+            self_atari = 1 if nstones == 1 else 2
+        if own_atari:
+            escape = 1
+            if nl <= 1 or (nl == 2 and K.ladder_dies(g, s, stack, p, c, p, multi)):
+                escape = 2
+    atari = 0
+    if chase >= 0:
+        atari = 2 if K.ladder_dies(g, s, stack, p, c, chase, multi) else 1
+    distance = 0
+    last = meta[K.M_LAST]
+    row = p // size
+    col = p - row * size
+    if last >= 0:
+        dr = abs(row - last // size)
+        dc = abs(col - last % size)
+        distance = _DISTANCE[min(dr + dc + max(dr, dc), 63)]
+    line = min(min(min(row, col), min(size - 1 - row, size - 1 - col)), 4)
+    return (code << SHAPE_SHIFT | capture << 14 | escape << 12 | self_atari << 10
+            | atari << 8 | distance << 4 | line)
+
+
+@jit.njit(nogil=True, inline="always")
+def gamma(table: np.ndarray, key: int) -> float:
+    """The strength of a move with features ``key`` (:func:`move_key`) in a strength
+    ``table`` (:func:`load`)."""
+    v = table[key >> SHAPE_SHIFT]
+    for k in range(_SHIFTS.shape[0]):
+        v *= table[_OFFSETS[k] + ((key >> _SHIFTS[k]) & _MASKS[k])]
+    return v
+
+
+@jit.njit(nogil=True)
+def candidate_keys(g: Any, s: Any, stack: Any, tmp: np.ndarray, multi: bool,
+                   points: np.ndarray, keys: np.ndarray) -> int:
+    """Fill ``points`` and ``keys`` with the moves the tree search considers for the side
+    to move (legal, not filling a single-point eye of its own) and their features;
+    returns their number."""
+    nbr, nnbr, diag, ndiag, nbrmask, zob = g
+    color = s[0]
+    c = s[8][K.M_TOMOVE]
+    n = 0
+    for p in range(color.shape[0]):
+        if color[p] != 0 or K.is_eye(g, color, p, c) or not K.is_legal(g, s, p, c, multi):
+            continue
+        points[n] = p
+        keys[n] = move_key(g, s, stack, tmp, p, c, multi)
+        n += 1
+    return n
+
+
+def _scratch(board: Board) -> tuple[Any, np.ndarray]:
+    return K.ladder_stack(board._s), np.zeros(board._s[5].shape[1], np.uint64)
+
+
+def key_at(board: Board, move: str) -> int:
+    """The features (:func:`move_key`) of ``move`` for the side to move on ``board``."""
+    p = board.parse_move(move).point(board.size)
+    if not board.is_legal(move):
+        raise BitgamesError(f"{move} is not a legal move for the side to move")
+    stack, tmp = _scratch(board)
+    return int(move_key(board._g, board._s, stack, tmp, np.int64(p), board._s[8][K.M_TOMOVE],
+                        board.rules.suicide))
+
+
+def fields(key: int) -> dict[str, int]:
+    """A packed key (:func:`move_key`) as its named features.
+
+    >>> fields(5 << 16 | 2 << 8 | 3)
+    {'shape': 5, 'capture': 0, 'escape': 0, 'self_atari': 0, 'atari': 2, 'distance': 0, 'line': 3}
+    """
+    out = {"shape": key >> SHAPE_SHIFT}
+    for (name, _, shift), mask in zip(SMALL, _MASKS, strict=True):
+        out[name] = (key >> shift) & int(mask)
+    return out
+
+
+# --------------------------------------------------------------------------- symmetry
+
+
+def canonical_shapes() -> np.ndarray:
+    """``int64[65536]``: the smallest code among each shape code's eight rotations and
+    reflections (so one strength serves them all).
+
+    >>> canon = canonical_shapes()
+    >>> a = patterns.code(["X..", "...", "..."], {"X": 1, ".": 0})
+    >>> b = patterns.code(["...", "...", "..X"], {"X": 1, ".": 0})
+    >>> bool(canon[a] == canon[b]), bool(canon[a] == a or canon[b] == b)
+    (True, True)
+    """
+    codes = np.arange(NSHAPES, dtype=np.int64)
+    cells = [(codes >> (2 * k)) & 3 for k in range(8)]
+    index = {off: k for k, off in enumerate(patterns.OFFSETS)}
+    best = codes.copy()
+    for rot in range(4):
+        for flip in (False, True):
+            image = np.zeros_like(codes)
+            for k, (dr, dc) in enumerate(patterns.OFFSETS):
+                for _ in range(rot):
+                    dr, dc = dc, -dr
+                if flip:
+                    dc = -dc
+                image |= cells[k] << (2 * index[(dr, dc)])
+            np.minimum(best, image, out=best)
+    return best
+
+
+# --------------------------------------------------------------------------- tables
+
+
+@dataclass
+class Gammas:
+    """Fitted strengths: one per canonical shape seen in training (``shapes`` and
+    ``shape_gammas``), one per value of each small feature (``small``, in
+    :data:`SMALL` order), and what they were fitted on."""
+
+    shapes: np.ndarray  #: int64: canonical shape codes
+    shape_gammas: np.ndarray  #: float64: their strengths
+    small: np.ndarray  #: float64[TABLE_SIZE - 65536]
+    source: str = ""
+
+    def table(self) -> np.ndarray:
+        """The strength table the kernels read (:func:`gamma`): every shape code gets
+        its canonical shape's strength (1 for shapes never seen in training)."""
+        canon = canonical_shapes()
+        by_canon = np.ones(NSHAPES, np.float64)
+        by_canon[self.shapes] = self.shape_gammas
+        out = np.empty(TABLE_SIZE, np.float64)
+        out[:NSHAPES] = by_canon[canon]
+        out[NSHAPES:] = self.small
+        return out
+
+    def save(self, path: str | Path) -> None:
+        np.savez_compressed(path, shapes=self.shapes.astype(np.int32),
+                            shape_gammas=self.shape_gammas.astype(np.float32),
+                            small=self.small, source=np.array(self.source))
+
+    @staticmethod
+    def read(path: str | Path) -> Gammas:
+        with np.load(path) as z:
+            return Gammas(z["shapes"].astype(np.int64), z["shape_gammas"].astype(np.float64),
+                          z["small"].astype(np.float64), str(z["source"]))
+
+
+_TABLE: np.ndarray | None = None
+
+
+def load() -> np.ndarray:
+    """The strength table of the shipped strengths (cached)."""
+    global _TABLE
+    if _TABLE is None:
+        _TABLE = Gammas.read(DEFAULT_PATH).table()
+        _TABLE.flags.writeable = False
+    return _TABLE
+
+
+# --------------------------------------------------------------------------- training
+
+
+@dataclass
+class Competitions:
+    """Training positions: competition ``j`` holds the teams ``start[j]:start[j + 1]``
+    (their features as ``keys``, with ``counts`` moves each) and was won by the team at
+    ``winner[j]``."""
+
+    start: np.ndarray
+    keys: np.ndarray
+    counts: np.ndarray
+    winner: np.ndarray
+
+    @property
+    def positions(self) -> int:
+        return len(self.winner)
+
+
+def sgf_positions(texts: Iterable[str], on_game: Callable[[], None] | None = None,
+                  min_moves: int = 20) -> Competitions:
+    """The competitions of every move (passes excepted) of every game in ``texts`` (SGF,
+    any board size, handicap stones included); a game is cut at its first move our rules
+    reject or that fills one of the mover's eyes (rare in strong play), and games of
+    fewer than ``min_moves`` moves are skipped."""
+    starts = [0]
+    keys: list[np.ndarray] = []
+    counts: list[np.ndarray] = []
+    winners: list[int] = []
+    total = 0
+    for text in texts:
+        try:
+            game = parse_sgf(text)
+            board = read_sgf(text, move_number=0)
+        except (SgfError, BitgamesError, ValueError):
+            continue
+        moves = [(k, v[0]) for node in game.nodes for k, v in node.items()
+                 if k in ("B", "W") and v]
+        if len(moves) < min_moves:
+            continue
+        size = board.size
+        stack, tmp = _scratch(board)
+        points = np.empty(size * size, np.int64)
+        ckeys = np.empty(size * size, np.int64)
+        for prop, value in moves:
+            color = WHITE if prop == "W" else BLACK
+            try:
+                move = Move.from_point(_sgf_point(value, size), size)
+            except SgfError:
+                break
+            if not board.is_legal(move, color):
+                break
+            if not move.is_pass:
+                board.turn = color
+                n = candidate_keys(board._g, board._s, stack, tmp, board.rules.suicide,
+                                   points, ckeys)
+                hit = np.flatnonzero(points[:n] == move.point(size))
+                if len(hit) == 0:
+                    break
+                teams, inverse, cnt = np.unique(ckeys[:n], return_inverse=True,
+                                                return_counts=True)
+                keys.append(teams)
+                counts.append(cnt.astype(np.int32))
+                winners.append(total + int(inverse[hit[0]]))
+                total += len(teams)
+                starts.append(total)
+            board.push(move, color)
+        if on_game is not None:
+            on_game()
+    return Competitions(np.array(starts, np.int64),
+                        np.concatenate(keys) if keys else np.zeros(0, np.int64),
+                        np.concatenate(counts) if counts else np.zeros(0, np.int32),
+                        np.array(winners, np.int64))
+
+
+def _feature_columns(keys: np.ndarray, shape_index: np.ndarray) -> np.ndarray:
+    """``int32[n, 7]``: each key's features as indices into the fitted strength vector
+    (shapes first, by ``shape_index`` of their canonical code, then the small features)."""
+    nshape = int(shape_index.max()) + 1
+    out = np.empty((len(keys), 1 + len(SMALL)), np.int32)
+    out[:, 0] = shape_index[keys >> SHAPE_SHIFT]
+    base = nshape
+    for k, (_, n, _) in enumerate(SMALL):
+        out[:, 1 + k] = base + ((keys >> _SHIFTS[k]) & _MASKS[k])
+        base += n
+    return out
+
+
+@jit.njit(nogil=True)
+def _team_strengths(cols: np.ndarray, gam: np.ndarray, out: np.ndarray) -> None:
+    for t in range(cols.shape[0]):
+        v = 1.0
+        for k in range(cols.shape[1]):
+            v *= gam[cols[t, k]]
+        out[t] = v
+
+
+@jit.njit(nogil=True)
+def _mm_step(start: np.ndarray, cols: np.ndarray, counts: np.ndarray, gam: np.ndarray,
+             wins: np.ndarray, column: int, lo: int, hi: int, strength: np.ndarray,
+             denom: np.ndarray) -> None:
+    """One MM update of the strengths ``lo:hi`` (the features of one column): ``gamma_i
+    = W_i / sum_j C_ij / E_j`` with the prior's virtual win and loss against strength 1."""
+    _team_strengths(cols, gam, strength)
+    denom[lo:hi] = 0.0
+    for j in range(start.shape[0] - 1):
+        e = 0.0
+        for t in range(start[j], start[j + 1]):
+            e += counts[t] * strength[t]
+        for t in range(start[j], start[j + 1]):
+            i = cols[t, column]
+            denom[i] += counts[t] * strength[t] / gam[i] / e
+    for i in range(lo, hi):
+        gam[i] = (wins[i] + 1.0) / (denom[i] + 2.0 / (gam[i] + 1.0))
+
+
+def fit(data: Competitions, sweeps: int = 20,
+        on_sweep: Callable[[Gammas], None] | None = None) -> Gammas:
+    """Fit the strengths to ``data`` by Coulom's MM, ``sweeps`` passes over the seven
+    features; ``on_sweep`` gets the strengths after each pass."""
+    canon = canonical_shapes()
+    ckeys = canon[data.keys >> SHAPE_SHIFT]
+    shapes = np.unique(ckeys)
+    shape_index = np.zeros(NSHAPES, np.int64)
+    shape_index[shapes] = np.arange(len(shapes))
+    keys = (ckeys << SHAPE_SHIFT) | (data.keys & ((1 << SHAPE_SHIFT) - 1))
+    cols = _feature_columns(keys, shape_index)
+    nfeat = len(shapes) + sum(n for _, n, _ in SMALL)
+    wins = np.zeros(nfeat, np.float64)
+    np.add.at(wins, cols[data.winner].ravel(), 1.0)
+    gam = np.ones(nfeat, np.float64)
+    bounds = [0, len(shapes)]
+    for _, n, _ in SMALL:
+        bounds.append(bounds[-1] + n)
+    strength = np.empty(len(keys), np.float64)
+    denom = np.zeros(nfeat, np.float64)
+    for _ in range(sweeps):
+        for column in range(cols.shape[1]):
+            _mm_step(data.start, cols, data.counts, gam, wins, column, bounds[column],
+                     bounds[column + 1], strength, denom)
+        if on_sweep is not None:
+            on_sweep(Gammas(shapes, gam[:len(shapes)].copy(), gam[len(shapes):].copy()))
+    return Gammas(shapes, gam[:len(shapes)].copy(), gam[len(shapes):].copy())
+
+
+@jit.njit(nogil=True)
+def _score(start: np.ndarray, strength: np.ndarray, counts: np.ndarray,
+           winner: np.ndarray) -> tuple[float, float]:
+    """(mean log-probability of the moves played, share of them the model ranks first,
+    ties shared)."""
+    loglik = 0.0
+    top = 0.0
+    for j in range(start.shape[0] - 1):
+        e = 0.0
+        best = 0.0
+        for t in range(start[j], start[j + 1]):
+            e += counts[t] * strength[t]
+            best = max(best, strength[t])
+        w = strength[winner[j]]
+        loglik += math.log(w / e)
+        if w >= best:
+            ties = 0
+            for t in range(start[j], start[j + 1]):
+                if strength[t] >= best:
+                    ties += counts[t]
+            top += 1.0 / ties
+    n = max(start.shape[0] - 1, 1)
+    return loglik / n, top / n
+
+
+def evaluate(gammas: Gammas, data: Competitions) -> tuple[float, float]:
+    """How well ``gammas`` predict the moves of ``data``: the mean log-probability of the
+    moves played and the share of them the model ranks first."""
+    strength = _strengths(gammas.table(), data.keys)
+    return _score(data.start, strength, data.counts, data.winner)
+
+
+@jit.njit(nogil=True)
+def _strengths(table: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    out = np.empty(keys.shape[0], np.float64)
+    for i in range(keys.shape[0]):
+        out[i] = gamma(table, keys[i])
+    return out
+
+
+def read_games(paths: Iterable[str | Path]) -> list[str]:
+    """The SGF texts of ``paths`` (files, or folders searched for ``*.sgf``), sorted by
+    path so a run is repeatable."""
+    files: list[Path] = []
+    for p in map(Path, paths):
+        files.extend(sorted(p.rglob("*.sgf")) if p.is_dir() else [p])
+    return [f.read_text(encoding="utf-8", errors="replace") for f in files]
+
