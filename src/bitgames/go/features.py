@@ -121,11 +121,13 @@ def move_key(g: Any, s: Any, stack: Any, tmp: np.ndarray, p: int, c: int,
     own_atari = False
     taken = 0
     chase = np.int64(-1)
+    stones_next = False
     for i in range(nnbr[p]):
         q = nbr[p, i]
         cq = color[q]
         if cq == 0:
             continue
+        stones_next = True
         r = root[q]
         seen = False
         for j in range(i):
@@ -143,11 +145,11 @@ def move_key(g: Any, s: Any, stack: Any, tmp: np.ndarray, p: int, c: int,
     capture = 0
     if taken > 0:
         capture = 3 if own_atari else (1 if taken == 1 else 2)
-    nl, nstones, _ = K._libs_after(nbr, nnbr, nbrmask, color, root, nst, libs, bits, tmp,
-                                   p, c)
     escape = 0
     self_atari = 0
-    if taken == 0:
+    if stones_next and taken == 0:  # with no stone next to it, the move has 2+ liberties
+        nl, nstones, _ = K._libs_after(nbr, nnbr, nbrmask, color, root, nst, libs, bits,
+                                       tmp, p, c)
         if nl <= 1:
             self_atari = 1 if nstones == 1 else 2
         if own_atari:

@@ -7,14 +7,18 @@ time budget) and picks the move.
 
 Selection value of a child (Gelly & Silver's RAVE, AIJ 2011):
 ``(1 - beta) * Q + beta * Q_amaf + c * sqrt(ln N_parent / N)`` with
-``beta = N_amaf / (N + N_amaf + bias * N * N_amaf)``. Children start with prior
-visits and wins: neutral 0.5, 0.8 next to a block in atari (captures, escapes), 0.3 on the
-first line, and ``shape_prior`` (0.7) elsewhere on a MoGo 3x3 shape
-(:mod:`bitgames.go.patterns`; +76 Elo in self-play, see docs/PERFORMANCE.md). A ladder
-read (:func:`bitgames.go.kernels.ladder_dies`) moves an escape from atari that a ladder
-still captures down to ``1 - ladder_prior`` (0.1) and an atari that wins a ladder up to
-``ladder_prior`` (0.9; +70 Elo on 13x13 and +92 on 9x9 in self-play; 0 turns the reads
-off). Children
+``beta = N_amaf / (N + N_amaf + bias * N * N_amaf)``. Children start with ``prior``
+(10) visits and a prior win rate from the probability :mod:`bitgames.go.features` gives
+their move (shape, captures, ataris and ladders, self-ataris, distance to the last move
+and to the edge, with strengths learned from strong players' games): a move ``x`` times
+likelier than the average legal move starts at ``x^w / (1 + x^w)`` with ``w =
+pattern_prior`` (1; +173 Elo in self-play on 9x9, see docs/PERFORMANCE.md). With
+``pattern_prior=0`` they start from the hand-made priors instead: neutral 0.5, 0.8 next
+to a block in atari (captures, escapes), 0.3 on the first line, and ``shape_prior``
+(0.7) elsewhere on a MoGo 3x3 shape (:mod:`bitgames.go.patterns`); a ladder read
+(:func:`bitgames.go.kernels.ladder_dies`) moves an escape from atari that a ladder still
+captures down to ``1 - ladder_prior`` (0.1) and an atari that wins a ladder up to
+``ladder_prior`` (0.9; 0 turns the reads off). Children
 are the legal moves that do not fill one's own single-point eye, minus superko repeats
 (the game's history plus the positions on the path from the root); a pass child exists
 only when the previous move was a pass (the pass then ends the game and is scored
@@ -459,7 +463,7 @@ class Engine(CoreEngine):
         policy: int = K.PATTERNS,
         shape_prior: float = 0.7,
         ladder_prior: float = 0.9,
-        pattern_prior: float = 0.0,
+        pattern_prior: float = 1.0,
         threads: int = 1,
     ) -> None:
         self.seed = seed
