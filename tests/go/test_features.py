@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from bitgames.cli import main
+from bitgames.core.errors import BitgamesError
 from bitgames.go import BLACK, Board
 from bitgames.go import features as F
-from bitgames.go import kernels as K
 from bitgames.go.patterns import OFFSETS
 
 from .test_kernels import random_points
@@ -40,8 +40,16 @@ def _group(sb: boards.Board, size: int, row: int, col: int) -> tuple[set, set]:
     return stones, libs
 
 
+def _distance(row: int, col: int, last: tuple[int, int] | None) -> int:
+    if last is None:
+        return 0
+    dr, dc = abs(row - last[0]), abs(col - last[1])
+    d = dr + dc + max(dr, dc)
+    return d - 1 if d <= 6 else 6 if d <= 8 else 7 if d <= 12 else 8
+
+
 def _expected(sb: boards.Board, size: int, row: int, col: int, colour: str,
-              last: tuple[int, int] | None) -> dict[str, int]:
+              last: tuple[int, int] | None, last2: tuple[int, int] | None) -> dict[str, int]:
     """The features the module docstring defines, computed on sgfmill's board (the ladder
     reads aside: ``escape`` and ``atari`` are checked where no ladder is read)."""
     other = "w" if colour == "b" else "b"
@@ -69,13 +77,12 @@ def _expected(sb: boards.Board, size: int, row: int, col: int, colour: str,
         v = 3 if not (0 <= r < size and 0 <= c < size) else \
             {None: 0, colour: 1, other: 2}[sb.get(r, c)]
         code |= v << (2 * k)
+        if k in F.ATARI_CELLS and v in (1, 2) and len(_group(sb, size, r, c)[1]) == 1:
+            code |= 1 << (16 + F.ATARI_CELLS.index(k))
     out["shape"] = code
     out["line"] = min(row, col, size - 1 - row, size - 1 - col, 4)
-    out["distance"] = 0
-    if last is not None:
-        dr, dc = abs(row - last[0]), abs(col - last[1])
-        d = dr + dc + max(dr, dc)
-        out["distance"] = d - 1 if d <= 6 else 6 if d <= 8 else 7 if d <= 12 else 8
+    out["distance"] = _distance(row, col, last)
+    out["distance2"] = _distance(row, col, last2)
     return out
 
 
@@ -92,8 +99,9 @@ def test_features_match_sgfmill(size: int, seed: int) -> None:
             if c is not None:
                 sb.play(p // size, p % size, "b" if c == BLACK else "w")
         colour = "b" if board.turn == BLACK else "w"
-        last_p = int(board._s[8][K.M_LAST])
-        last = divmod(last_p, size) if last_p >= 0 else None
+        moves = board.move_stack
+        last = divmod(moves[-1].point(size), size) if not moves[-1].is_pass else None
+        last2 = divmod(moves[-2].point(size), size) if not moves[-2].is_pass else None
         stack, tmp = F._scratch(board)
         points = np.empty(board.points, np.int64)
         keys = np.empty(board.points, np.int64)
@@ -101,7 +109,7 @@ def test_features_match_sgfmill(size: int, seed: int) -> None:
         assert n > 0
         for p, key in zip(points[:n], keys[:n], strict=True):
             got = F.fields(int(key))
-            want = _expected(sb, size, int(p) // size, int(p) % size, colour, last)
+            want = _expected(sb, size, int(p) // size, int(p) % size, colour, last, last2)
             for name, value in want.items():
                 if value == -1:  # a ladder is read: only whether the feature is on
                     assert got[name] > 0, (game, int(p), name)
@@ -114,17 +122,25 @@ def test_features_match_sgfmill(size: int, seed: int) -> None:
 
 def test_canonical_shapes_follow_burnside() -> None:
     canon = F.canonical_shapes()
-    # 3x3 neighbourhoods (8 cells, 4 values) up to the 8 symmetries of the square:
-    # (4^8 + 2 * 4^2 + 4^4 + 4 * 4^5) / 8 by Burnside's lemma
-    assert len(np.unique(canon)) == (4**8 + 2 * 4**2 + 4**4 + 4 * 4**5) // 8
+    # 3x3 neighbourhoods up to the 8 symmetries of the square, the four side cells with 8
+    # values (colour and atari flag), the four corners with 4, by Burnside's lemma: the
+    # identity, two quarter turns, the half turn, two axis and two diagonal reflections
+    count = (8**4 * 4**4 + 2 * 8 * 4 + 8**2 * 4**2 + 2 * 8**3 * 4**2 + 2 * 8**2 * 4**3) // 8
+    assert len(np.unique(canon)) == count
     gen = np.random.default_rng(5)
-    for code in gen.integers(0, 1 << 16, 200):
-        grid = np.zeros((3, 3), np.int64)
+    for code in gen.integers(0, 1 << 20, 200):
+        grid = np.zeros((3, 3), np.int64)  # 3 bits a cell: the colour, 4 for the flag
         for k, (dr, dc) in enumerate(OFFSETS):
             grid[1 + dr, 1 + dc] = (code >> (2 * k)) & 3
+            if k in F.ATARI_CELLS:
+                grid[1 + dr, 1 + dc] |= ((code >> (16 + F.ATARI_CELLS.index(k))) & 1) << 2
         for image in (np.rot90(grid), np.fliplr(grid), np.rot90(grid, 2).T):
-            other = sum(int(image[1 + dr, 1 + dc]) << (2 * k)
-                        for k, (dr, dc) in enumerate(OFFSETS))
+            other = 0
+            for k, (dr, dc) in enumerate(OFFSETS):
+                v = int(image[1 + dr, 1 + dc])
+                other |= (v & 3) << (2 * k)
+                if k in F.ATARI_CELLS:
+                    other |= (v >> 2) << (16 + F.ATARI_CELLS.index(k))
             assert canon[other] == canon[code]
 
 
@@ -180,3 +196,11 @@ def test_patterns_command_needs_training_games(tmp_path: Path) -> None:
     (tmp_path / "a.sgf").write_text(_random_game(1))
     with pytest.raises(SystemExit, match="nothing is left to train on"):
         main(["go", "patterns", str(tmp_path), "--out", str(tmp_path / "x.npz")])
+
+
+def test_a_table_of_another_feature_set_is_refused(tmp_path: Path) -> None:
+    shipped = F.Gammas.read(F.DEFAULT_PATH)
+    old = F.Gammas(shipped.shapes, shipped.shape_gammas, shipped.small[:-1])
+    old.save(tmp_path / "old.npz")
+    with pytest.raises(BitgamesError, match="another feature set"):
+        F.Gammas.read(tmp_path / "old.npz")

@@ -527,7 +527,8 @@ class Board(BaseBoard[Move]):
                     raise BitgamesError(f"setup point {self.vertex(p)} is already occupied")
                 K.play(self._g, self._s, p, col)
                 store.append(p)
-        for i in (K.M_TOMOVE, K.M_KO, K.M_PASSES, K.M_MOVES, K.M_LAST, K.M_CAPS, K.M_CAPS + 1):
+        for i in (K.M_TOMOVE, K.M_KO, K.M_PASSES, K.M_MOVES, K.M_LAST, K.M_LAST2, K.M_CAPS,
+                  K.M_CAPS + 1):
             self._s[8][i] = meta[i]
         self._keys.clear()
         self._seen.clear()
@@ -664,6 +665,7 @@ class Board(BaseBoard[Move]):
         meta[K.M_TOMOVE] = to_move
         meta[K.M_PASSES] = int(fields[3])
         meta[K.M_LAST] = _PASS if meta[K.M_PASSES] else -2
+        meta[K.M_LAST2] = _PASS if meta[K.M_PASSES] > 1 else -2
         if fields[2] != "-":
             try:
                 ko = self._point(fields[2])

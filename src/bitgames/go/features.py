@@ -15,8 +15,9 @@ The features of a move at the empty point ``p`` for the colour ``c`` to move
 
 ``shape``
     the 3x3 neighbourhood (:mod:`bitgames.go.patterns` codes, stones seen from the mover:
-    1 its own, 2 the opponent's, 3 off the board), one strength for its eight rotations
-    and reflections.
+    1 its own, 2 the opponent's, 3 off the board) with a flag on each of the four
+    neighbours whose block is in atari, one strength for its eight rotations and
+    reflections.
 ``capture``
     0 none; 1 takes a single stone; 2 takes more; 3 takes stones while a block of the
     mover's next to ``p`` is in atari.
@@ -35,6 +36,8 @@ The features of a move at the empty point ``p`` for the colour ``c`` to move
     to the previous move, with Coulom's ``d = |dx| + |dy| + max(|dx|, |dy|)``: 0 no
     previous move (the start, or a pass), 1-5 for ``d`` = 2-6, 6 for 7-8, 7 for 9-12, 8
     beyond.
+``distance2``
+    the same for the move before the previous one.
 ``line``
     the distance to the edge, 0 (first line) to 4 (fifth line and inside).
 
@@ -66,8 +69,9 @@ from bitgames.go.board import BLACK, WHITE, Board, Move
 from bitgames.go.sgf import SgfError, _sgf_point, parse_sgf, read_sgf
 
 #: the features after ``shape``: (name, number of values, bit position in a key); the
-#: shape code takes the 16 bits from :data:`SHAPE_SHIFT` on
+#: shape code takes the 20 bits from :data:`SHAPE_SHIFT` on
 SMALL = (
+    ("distance2", 9, 16),
     ("capture", 4, 14),
     ("escape", 3, 12),
     ("self_atari", 3, 10),
@@ -75,8 +79,11 @@ SMALL = (
     ("distance", 9, 4),
     ("line", 5, 0),
 )
-SHAPE_SHIFT = 16
-NSHAPES = 1 << 16
+SHAPE_SHIFT = 20
+NSHAPES = 1 << 20
+#: the neighbour cells (indices into :data:`bitgames.go.patterns.OFFSETS`) whose atari flag
+#: is bit 16, 17, 18, 19 of a shape code
+ATARI_CELLS = (1, 3, 4, 6)
 
 _SHIFTS = np.array([shift for _, _, shift in SMALL], np.int64)
 _MASKS = np.array([(1 << (n - 1).bit_length()) - 1 for _, n, _ in SMALL], np.int64)
@@ -129,6 +136,15 @@ def move_key(g: Any, s: Any, stack: Any, tmp: np.ndarray, p: int, c: int,
             continue
         stones_next = True
         r = root[q]
+        if K.libcount(libs, r) == 1:  # the cell's atari flag (ATARI_CELLS order)
+            if q < p - 1:
+                code |= 1 << 16
+            elif q == p - 1:
+                code |= 1 << 17
+            elif q == p + 1:
+                code |= 1 << 18
+            else:
+                code |= 1 << 19
         seen = False
         for j in range(i):
             if color[nbr[p, j]] != 0 and root[nbr[p, j]] == r:
@@ -159,17 +175,23 @@ def move_key(g: Any, s: Any, stack: Any, tmp: np.ndarray, p: int, c: int,
     atari = 0
     if chase >= 0:
         atari = 2 if K.ladder_dies(g, s, stack, p, c, chase, multi) else 1
-    distance = 0
-    last = meta[K.M_LAST]
     row = p // size
     col = p - row * size
-    if last >= 0:
-        dr = abs(row - last // size)
-        dc = abs(col - last % size)
-        distance = _DISTANCE[min(dr + dc + max(dr, dc), 63)]
+    distance = _distance(meta[K.M_LAST], row, col, size)
+    distance2 = _distance(meta[K.M_LAST2], row, col, size)
     line = min(min(min(row, col), min(size - 1 - row, size - 1 - col)), 4)
-    return (code << SHAPE_SHIFT | capture << 14 | escape << 12 | self_atari << 10
-            | atari << 8 | distance << 4 | line)
+    return (code << SHAPE_SHIFT | distance2 << 16 | capture << 14 | escape << 12
+            | self_atari << 10 | atari << 8 | distance << 4 | line)
+
+
+@jit.njit(nogil=True, inline="always")
+def _distance(last: int, row: int, col: int, size: int) -> int:
+    """The distance class of the point (``row``, ``col``) to the move ``last``."""
+    if last < 0:
+        return 0
+    dr = abs(row - last // size)
+    dc = abs(col - last % size)
+    return _DISTANCE[min(dr + dc + max(dr, dc), 63)]
 
 
 @jit.njit(nogil=True, inline="always")
@@ -218,8 +240,9 @@ def key_at(board: Board, move: str) -> int:
 def fields(key: int) -> dict[str, int]:
     """A packed key (:func:`move_key`) as its named features.
 
-    >>> fields(5 << 16 | 2 << 8 | 3)
-    {'shape': 5, 'capture': 0, 'escape': 0, 'self_atari': 0, 'atari': 2, 'distance': 0, 'line': 3}
+    >>> f = fields(5 << SHAPE_SHIFT | 2 << 8 | 3)
+    >>> f["shape"], f["atari"], f["line"], sum(f.values())
+    (5, 2, 3, 10)
     """
     out = {"shape": key >> SHAPE_SHIFT}
     for (name, _, shift), mask in zip(SMALL, _MASKS, strict=True):
@@ -231,8 +254,8 @@ def fields(key: int) -> dict[str, int]:
 
 
 def canonical_shapes() -> np.ndarray:
-    """``int64[65536]``: the smallest code among each shape code's eight rotations and
-    reflections (so one strength serves them all).
+    """``int64[NSHAPES]``: the smallest code among each shape code's eight rotations and
+    reflections (so one strength serves them all); an atari flag turns with its cell.
 
     >>> canon = canonical_shapes()
     >>> a = patterns.code(["X..", "...", "..."], {"X": 1, ".": 0})
@@ -241,7 +264,9 @@ def canonical_shapes() -> np.ndarray:
     (True, True)
     """
     codes = np.arange(NSHAPES, dtype=np.int64)
-    cells = [(codes >> (2 * k)) & 3 for k in range(8)]
+    flag = {k: 16 + j for j, k in enumerate(ATARI_CELLS)}
+    cells = [((codes >> (2 * k)) & 3) | (((codes >> flag[k]) & 1) << 2 if k in flag else 0)
+             for k in range(8)]
     index = {off: k for k, off in enumerate(patterns.OFFSETS)}
     best = codes.copy()
     for rot in range(4):
@@ -252,7 +277,10 @@ def canonical_shapes() -> np.ndarray:
                     dr, dc = dc, -dr
                 if flip:
                     dc = -dc
-                image |= cells[k] << (2 * index[(dr, dc)])
+                to = index[(dr, dc)]
+                image |= (cells[k] & 3) << (2 * to)
+                if to in flag:
+                    image |= (cells[k] >> 2) << flag[to]
             np.minimum(best, image, out=best)
     return best
 
@@ -289,9 +317,20 @@ class Gammas:
 
     @staticmethod
     def read(path: str | Path) -> Gammas:
+        """Read a table :meth:`save` wrote; a table of another feature set (an older
+        version of this module) is refused with the reason."""
         with np.load(path) as z:
-            return Gammas(z["shapes"].astype(np.int64), z["shape_gammas"].astype(np.float64),
-                          z["small"].astype(np.float64), str(z["source"]))
+            gammas = Gammas(z["shapes"].astype(np.int64),
+                            z["shape_gammas"].astype(np.float64),
+                            z["small"].astype(np.float64), str(z["source"]))
+        want = TABLE_SIZE - NSHAPES
+        if len(gammas.small) != want or (len(gammas.shapes)
+                                         and int(gammas.shapes.max()) >= NSHAPES):
+            raise BitgamesError(f"{path}: a strength table of another feature set "
+                                f"({len(gammas.small)} small-feature strengths, this "
+                                f"version has {want}): fit it again with 'bitgames go "
+                                f"patterns'")
+        return gammas
 
 
 _TABLE: np.ndarray | None = None

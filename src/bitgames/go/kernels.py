@@ -69,7 +69,8 @@ M_PASSES = 3  #: consecutive passes
 M_CAPS = 4  #: stones captured by black (index 4) and by white (index 5)
 M_MOVES = 6  #: moves played (passes included)
 M_LAST = 7  #: last move (point, -1 for pass, -2 at the start)
-M_SIZE = 8
+M_LAST2 = 8  #: the move before it (the same codes)
+M_SIZE = 9
 
 PASS = -1
 
@@ -173,6 +174,7 @@ def new_state(size: int) -> State:
     meta[M_KO] = -1
     meta[M_TOMOVE] = BLACK
     meta[M_LAST] = -2
+    meta[M_LAST2] = -2
     return (
         np.zeros(npts, np.int8),
         np.zeros(npts, np.uint32),
@@ -538,6 +540,7 @@ def play(g: Any, s: Any, p: int, c: int) -> int:
     meta[M_MOVES] += 1
     meta[M_TOMOVE] = opp
     meta[M_KO] = -1
+    meta[M_LAST2] = meta[M_LAST]
     if p < 0:
         meta[M_PASSES] += 1
         meta[M_LAST] = -1
@@ -934,6 +937,7 @@ def _playout_moves(
     c = meta[M_TOMOVE]
     nempty = meta[M_NEMPTY]
     last = meta[M_LAST]
+    last2 = meta[M_LAST2]
     h = hsh[0]
     cap_b = meta[M_CAPS]
     cap_w = meta[M_CAPS + 1]
@@ -994,6 +998,7 @@ def _playout_moves(
             p = _draw_playable(g, s, tmp, empties, nempty, epos, True, rng, c, ko, safe)
         if moves - start <= ntrace:
             trace[moves - start - 1] = p
+        last2 = last
         if p < 0:
             passes += 1
             ko = -1
@@ -1093,6 +1098,7 @@ def _playout_moves(
     meta[M_PASSES] = passes
     meta[M_MOVES] = moves
     meta[M_LAST] = last
+    meta[M_LAST2] = last2
     meta[M_CAPS] = cap_b
     meta[M_CAPS + 1] = cap_w
     hsh[0] = h
