@@ -12,7 +12,7 @@ Selection value of a child (Gelly & Silver's RAVE, AIJ 2011):
 their move (shape, captures, ataris and ladders, self-ataris, distance to the last move
 and to the edge, with strengths learned from strong players' games): a move ``x`` times
 likelier than the average legal move starts at ``x^w / (1 + x^w)`` with ``w =
-pattern_prior`` (1; +173 Elo in self-play on 9x9, see docs/PERFORMANCE.md). With
+pattern_prior`` (1; +252 Elo in self-play on 9x9, see docs/PERFORMANCE.md). With
 ``pattern_prior=0`` they start from the hand-made priors instead: neutral 0.5, 0.8 next
 to a block in atari (captures, escapes), 0.3 on the first line, and ``shape_prior``
 (0.7) elsewhere on a MoGo 3x3 shape (:mod:`bitgames.go.patterns`); a ladder read
