@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from bitgames.core.engine import End, Info, Limit, Unit
-from bitgames.go import BLACK, WHITE, Board, Engine, Move, patterns
+from bitgames.go import BLACK, WHITE, Board, Engine, Move, features, patterns
 from bitgames.go.mcts import LEVEL_PLAYOUTS, T_ROOT, dead_stones, search_kernel
 from bitgames.go.sgf import read_sgf
 
@@ -26,12 +26,19 @@ def walls(black_col: str, white_col: str) -> Board:
     return board
 
 
-def test_captures_a_group_in_atari() -> None:
+def capture_position() -> Board:
+    """White's five stones C5-G5 have one liberty, G6; anywhere else White would connect
+    them to the stones at H6-H7 and out, so Black's only good move is to capture."""
     board = Board(size=9)
     board.setup(
         ["C4", "D4", "E4", "F4", "G4", "B5", "H5", "C6", "D6", "E6", "F6"],
-        ["C5", "D5", "E5", "F5", "G5"],
+        ["C5", "D5", "E5", "F5", "G5", "H6", "H7", "G8"],
     )
+    return board
+
+
+def test_captures_a_group_in_atari() -> None:
+    board = capture_position()
     result = Engine(seed=3).search(board, Limit(nodes=2000))
     assert str(result.move) == "G6" and result.pv[0] == result.move
     assert result.nodes == 2000 and result.ended is End.COMPLETED
@@ -123,12 +130,13 @@ def test_kernel_has_one_signature() -> None:
     assert np.uint64 is not None
 
 
-def test_children_start_with_their_priors() -> None:
-    """Root children after one simulation: 0.8 of the prior visits won next to a block in
-    atari, 0.3 on the first line, the shape prior on a MoGo 3x3 pattern, 0.5 elsewhere
-    (the pattern test written here from the table and the board API)."""
+def test_children_start_with_the_hand_made_priors() -> None:
+    """With ``pattern_prior=0``, root children after one simulation: 0.8 of the prior
+    visits won next to a block in atari, 0.3 on the first line, the shape prior on a MoGo
+    3x3 pattern, 0.5 elsewhere (the pattern test written here from the table and the
+    board API)."""
     board = Board(size=9, moves="E5 E6 D6 F5 D4 C5 F6 D5")  # White D5 puts D6 in atari
-    engine = Engine(seed=0, shape_prior=0.7)
+    engine = Engine(seed=0, shape_prior=0.7, pattern_prior=0)
     engine.search(board, Limit(nodes=1))
     tree = engine._tree
     assert tree is not None
@@ -161,6 +169,30 @@ def test_children_start_with_their_priors() -> None:
         assert tree.wins[ch] == pytest.approx(expected * engine.prior), board.vertex(p)
         seen.add(expected)
     assert seen == {0.8, 0.3, 0.7, 0.5}
+
+
+def test_children_start_from_the_probability_of_their_move() -> None:
+    """Root children after one simulation: the prior win rate ``x^w / (1 + x^w)`` where
+    ``x`` is the move's strength over the average strength of the moves considered."""
+    board = Board(size=9, moves="E5 E6 D6 F5 D4 C5 F6 D5")
+    table = features.load()
+    for w in (0.5, 1.0):
+        engine = Engine(seed=0, pattern_prior=w)
+        engine.search(board, Limit(nodes=1))
+        tree = engine._tree
+        assert tree is not None
+        root = int(tree.meta[T_ROOT])
+        first, n = int(tree.first[root]), int(tree.nchildren[root])
+        moves = [board.vertex(int(tree.move[ch])) for ch in range(first, first + n)]
+        strength = np.array([features.gamma(table, np.int64(features.key_at(board, m)))
+                             for m in moves])
+        x = (strength / strength.mean()) ** w
+        fresh = tree.visits[first:first + n] == engine.prior
+        assert fresh.sum() == n - 1  # all but the child the simulation went through
+        assert tree.wins[first:first + n][fresh] == pytest.approx(
+            (engine.prior * x / (1 + x))[fresh])
+        # White's D5 put E5 in atari: the escape at E4 is among the likeliest moves
+        assert x[moves.index("E4")] > np.percentile(x, 90)
 
 
 def test_levels_set_the_playouts() -> None:
@@ -213,11 +245,7 @@ def test_game_over_positions() -> None:
 
 
 def test_threads_search_one_tree_each_and_sum_the_root() -> None:
-    board = Board(size=9)
-    board.setup(
-        ["C4", "D4", "E4", "F4", "G4", "B5", "H5", "C6", "D6", "E6", "F6"],
-        ["C5", "D5", "E5", "F5", "G5"],
-    )
+    board = capture_position()
     engine = Engine(seed=3, threads=2)
     result = engine.search(board, Limit(nodes=2001))
     assert str(result.move) == "G6" and result.nodes == 2001
