@@ -6,6 +6,10 @@ Burnside's count, MM against strengths it must recover, and the ``go patterns`` 
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -204,3 +208,22 @@ def test_a_table_of_another_feature_set_is_refused(tmp_path: Path) -> None:
     old.save(tmp_path / "old.npz")
     with pytest.raises(BitgamesError, match="another feature set"):
         F.Gammas.read(tmp_path / "old.npz")
+
+
+def test_ctrl_c_keeps_the_last_sweep(tmp_path: Path) -> None:
+    for i in range(4):
+        (tmp_path / f"g{i}.sgf").write_text(_random_game(i))
+    out = tmp_path / "gammas.npz"
+    proc = subprocess.Popen([sys.executable, "-m", "bitgames.cli", "go", "patterns",
+                             str(tmp_path), "--out", str(out), "--test", "1",
+                             "--sweeps", "1000000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while not out.exists() and time.monotonic() < deadline:  # the first sweep is saved
+        time.sleep(0.2)
+    assert proc.poll() is None, "finished before the signal"
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=20)
+    assert proc.returncode == 130, stderr
+    assert "stopped" in stdout
+    assert F.Gammas.read(out).table().shape == (F.TABLE_SIZE,)

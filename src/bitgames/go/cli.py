@@ -176,7 +176,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    "(default: all but the held-out ones)")
     p.add_argument("--test", type=Integer(0, 10**6), default=200,
                    help="games held out from the end of the list (200)")
-    p.add_argument("--sweeps", type=Integer(1, 1000), default=20,
+    p.add_argument("--sweeps", type=Integer(1, 10**6), default=20,
                    help="MM passes over the features (20)")
     add_json_flag(p)
     p.set_defaults(func=cmd_patterns)

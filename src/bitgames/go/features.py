@@ -54,6 +54,7 @@ The features of a move at the empty point ``p`` for the colour ``c`` to move
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -311,9 +312,15 @@ class Gammas:
         return out
 
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(path, shapes=self.shapes.astype(np.int32),
-                            shape_gammas=self.shape_gammas.astype(np.float32),
-                            small=self.small, source=np.array(self.source))
+        """Write the table to ``path`` (``.npz``) in one step: a stop midway leaves the
+        previous file whole."""
+        path = Path(path)
+        part = path.with_name(path.name + ".part")
+        with open(part, "wb") as f:
+            np.savez_compressed(f, shapes=self.shapes.astype(np.int32),
+                                shape_gammas=self.shape_gammas.astype(np.float32),
+                                small=self.small, source=np.array(self.source))
+        os.replace(part, path)
 
     @staticmethod
     def read(path: str | Path) -> Gammas:
