@@ -113,7 +113,9 @@ def _expand(
 
     ``history`` and ``path_h`` hold position keys: the stones' hash, XORed with
     ``side_key`` when White is to move (:meth:`Board.history_keys`); a child's key is
-    built the same way before it is looked up.
+    built the same way before it is looked up. ``gammas`` is the strength table of the
+    learned prior (:func:`bitgames.go.features.load`), ``stack`` and ``tmp`` scratch
+    space for its features' ladder reads and liberty counts.
     """
     nbr, nnbr, diag, ndiag, nbrmask, zob = g
     color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
@@ -268,7 +270,8 @@ def search_kernel(
     Simulation ``i`` draws from the random stream ``stream_seed(seed, counter + i)``.
     ``history`` is the sorted :meth:`Board.history_keys` and ``side_key`` its
     :meth:`Board.side_key`: superko compares position keys (stones and, under
-    situational superko, the side to move) with position keys.
+    situational superko, the side to move) with position keys. ``gammas`` is the
+    strength table of the learned prior (:func:`bitgames.go.features.load`).
     Returns the number of playout moves made (for speed reports).
     """
     tmove, tparent, tfirst, tnchild, tvis, twin, tavis, tawin, tmeta = tree
