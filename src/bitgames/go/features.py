@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,7 +67,7 @@ from bitgames.core.errors import BitgamesError
 from bitgames.go import kernels as K
 from bitgames.go import patterns
 from bitgames.go.board import BLACK, WHITE, Board, Move
-from bitgames.go.sgf import SgfError, _sgf_point, parse_sgf, read_sgf
+from bitgames.go.sgf import SgfError, _sgf_point, game_board, parse_sgf
 
 #: the features after ``shape``: (name, number of values, bit position in a key); the
 #: shape code takes the 20 bits from :data:`SHAPE_SHIFT` on
@@ -137,7 +137,8 @@ def move_key(g: Any, s: Any, stack: Any, tmp: np.ndarray, p: int, c: int,
             continue
         stones_next = True
         r = root[q]
-        if K.libcount(libs, r) == 1:  # the cell's atari flag (ATARI_CELLS order)
+        n = K.libcount(libs, r)
+        if n == 1:  # the cell's atari flag (ATARI_CELLS order)
             if q < p - 1:
                 code |= 1 << 16
             elif q == p - 1:
@@ -152,7 +153,6 @@ def move_key(g: Any, s: Any, stack: Any, tmp: np.ndarray, p: int, c: int,
                 seen = True
         if seen:
             continue
-        n = K.libcount(libs, r)
         if cq == c:
             own_atari |= n == 1
         elif n == 1:
@@ -264,12 +264,19 @@ def canonical_shapes() -> np.ndarray:
     >>> bool(canon[a] == canon[b]), bool(canon[a] == a or canon[b] == b)
     (True, True)
     """
-    codes = np.arange(NSHAPES, dtype=np.int64)
+    best = np.arange(NSHAPES, dtype=np.int64)
+    for image in _images(best.copy()):
+        np.minimum(best, image, out=best)
+    return best
+
+
+def _images(codes: np.ndarray) -> Iterator[np.ndarray]:
+    """The shape ``codes`` turned and reflected in the eight ways of the square, one
+    array per symmetry (the identity included)."""
     flag = {k: 16 + j for j, k in enumerate(ATARI_CELLS)}
     cells = [((codes >> (2 * k)) & 3) | (((codes >> flag[k]) & 1) << 2 if k in flag else 0)
              for k in range(8)]
     index = {off: k for k, off in enumerate(patterns.OFFSETS)}
-    best = codes.copy()
     for rot in range(4):
         for flip in (False, True):
             image = np.zeros_like(codes)
@@ -282,8 +289,7 @@ def canonical_shapes() -> np.ndarray:
                 image |= (cells[k] & 3) << (2 * to)
                 if to in flag:
                     image |= (cells[k] >> 2) << flag[to]
-            np.minimum(best, image, out=best)
-    return best
+            yield image
 
 
 # --------------------------------------------------------------------------- tables
@@ -303,11 +309,9 @@ class Gammas:
     def table(self) -> np.ndarray:
         """The strength table the kernels read (:func:`gamma`): every shape code gets
         its canonical shape's strength (1 for shapes never seen in training)."""
-        canon = canonical_shapes()
-        by_canon = np.ones(NSHAPES, np.float64)
-        by_canon[self.shapes] = self.shape_gammas
-        out = np.empty(TABLE_SIZE, np.float64)
-        out[:NSHAPES] = by_canon[canon]
+        out = np.ones(TABLE_SIZE, np.float64)
+        for image in _images(self.shapes):  # the codes of each trained shape's symmetries
+            out[image] = self.shape_gammas
         out[NSHAPES:] = self.small
         return out
 
@@ -385,10 +389,10 @@ def sgf_positions(texts: Iterable[str], on_game: Callable[[], None] | None = Non
     for text in texts:
         try:
             game = parse_sgf(text)
-            board = read_sgf(text, move_number=0)
+            board = game_board(game, move_number=0)
         except (SgfError, BitgamesError, ValueError):
             continue
-        moves = [(k, v[0]) for node in game.nodes for k, v in node.items()
+        moves = [(k, v[0]) for node in [game.root, *game.nodes] for k, v in node.items()
                  if k in ("B", "W") and v]
         if len(moves) < min_moves:
             continue

@@ -159,7 +159,12 @@ def sgf_point(point: int, size: int) -> str:
 def read_sgf(text: str, rules: str | Rules = "default", move_number: int | None = None) -> Board:
     """A :class:`Board` after the main line of ``text`` (or before move ``move_number``,
     counted from 1 as in GTP ``loadsgf``). Illegal moves raise :class:`SgfError`."""
-    game = parse_sgf(text)
+    return game_board(parse_sgf(text), rules, move_number)
+
+
+def game_board(game: SgfGame, rules: str | Rules = "default",
+               move_number: int | None = None) -> Board:
+    """:func:`read_sgf` on a game already parsed by :func:`parse_sgf`."""
     root = game.root
     try:
         size = int(root.get("SZ", ["19"])[0].split(":")[0])
