@@ -33,6 +33,7 @@ def main() -> None:
     from bitgames.core import jit
     from bitgames.core.engine import Limit
     from bitgames.go import Board, Engine
+    from bitgames.go import features as F
     from bitgames.go import kernels as K
 
     jit.ensure_warm("go")
@@ -43,18 +44,20 @@ def main() -> None:
         scores = np.zeros(n, np.int64)
         moves = np.zeros(n, np.int64)
         cap = 3 * size * size
-        K.playouts_serial(g, s, 500, np.uint64(7), cap, scores, moves, K.LIGHT)
+        K.playouts_serial(g, s, 500, np.uint64(7), cap, scores, moves, K.LIGHT, K.NO_WEIGHTS)
         for label, threads in (("1 thread", 1), (f"{args.threads} threads", args.threads)):
             best = float("inf")
             clock = time.process_time if threads == 1 else time.perf_counter
             for r in range(args.repeat):
                 start = clock()
                 if threads == 1:
-                    K.playouts_serial(g, s, n, np.uint64(r + 1), cap, scores, moves, K.LIGHT)
+                    K.playouts_serial(g, s, n, np.uint64(r + 1), cap, scores, moves, K.LIGHT,
+                                      K.NO_WEIGHTS)
                 else:
                     set_num_threads(threads)
                     K.playouts_parallel(
-                        g, s, n, np.uint64(r + 1), cap, scores, moves, 8 * threads, K.LIGHT
+                        g, s, n, np.uint64(r + 1), cap, scores, moves, 8 * threads, K.LIGHT,
+                        K.NO_WEIGHTS,
                     )
                 best = min(best, clock() - start)
             mpp = moves.mean()
@@ -70,11 +73,12 @@ def main() -> None:
     for name, policy in K.POLICIES.items():
         if policy == K.LIGHT:
             continue
-        K.playouts_serial(g, s, 500, np.uint64(7), 243, scores, moves, policy)
+        weights = F.playout_weights(F.load()) if policy == K.LEARNED else K.NO_WEIGHTS
+        K.playouts_serial(g, s, 500, np.uint64(7), 243, scores, moves, policy, weights)
         best = float("inf")
         for r in range(args.repeat):
             start = time.process_time()
-            K.playouts_serial(g, s, n, np.uint64(r + 1), 243, scores, moves, policy)
+            K.playouts_serial(g, s, n, np.uint64(r + 1), 243, scores, moves, policy, weights)
             best = min(best, time.process_time() - start)
         print(
             f"9x9 {name} playouts, 1 thread: {n / best:,.0f} playouts/s, "

@@ -93,7 +93,8 @@ def test_final_score_of_finished_playouts() -> None:
             board = Board(size=9, rules="simple-ko")
             s = K.copy_state(board._s)
             trace = np.zeros(400, np.int32)
-            K.playout(board._g, s, R.new_state(seed), 400, np.zeros(81, np.int8), trace, K.LIGHT)
+            K.playout(board._g, s, R.new_state(seed), 400, np.zeros(81, np.int8), trace, K.LIGHT,
+                      K.NO_WEIGHTS)
             for m in trace[: int(s[8][K.M_MOVES])]:
                 board.push(Move.from_point(int(m), 9))
             assert board.is_game_over()

@@ -15,6 +15,7 @@ import pytest
 
 from bitgames.core import rng as R
 from bitgames.go import BLACK, WHITE, Board, Color, Move
+from bitgames.go import features as F
 from bitgames.go import kernels as K
 
 U = np.uint64
@@ -53,6 +54,10 @@ def eye_rule(board: Board, p: int, c: Color) -> bool:
     return bad + off_board < 2
 
 
+def _weights(policy: int) -> np.ndarray:
+    return F.playout_weights(F.load()) if policy == K.LEARNED else K.NO_WEIGHTS
+
+
 def _replay_playout(
     size: int, seed: int, prefix: list[int], cap: int, policy: int = K.LIGHT
 ) -> None:
@@ -62,7 +67,7 @@ def _replay_playout(
     s = K.copy_state(board._s)
     trace = np.full(cap, -9, np.int32)
     amaf = np.zeros(size * size, np.int8)
-    score = K.playout(board._g, s, R.new_state(seed), cap, amaf, trace, policy)
+    score = K.playout(board._g, s, R.new_state(seed), cap, amaf, trace, policy, _weights(policy))
     n = int(s[8][K.M_MOVES]) - len(prefix)
     for m in trace[:n]:
         m = int(m)
@@ -94,7 +99,7 @@ def test_playouts_replay_through_board(size: int) -> None:
         _replay_playout(size, seed, [], 3 * size * size)
 
 
-@pytest.mark.parametrize("policy", [K.CAPTURE, K.TACTICS, K.PATTERNS])
+@pytest.mark.parametrize("policy", [K.CAPTURE, K.TACTICS, K.PATTERNS, K.LEARNED])
 def test_policy_playouts_replay_through_board(policy: int) -> None:
     for seed in range(8):
         _replay_playout(9, seed, [], 243, policy)
@@ -111,7 +116,8 @@ def test_patterns_saves_a_block_in_atari_by_capturing_next_to_it() -> None:
         for seed in range(20):
             s = K.copy_state(board._s)
             trace = np.zeros(1, np.int32)
-            K.playout(board._g, s, R.new_state(seed), 1, np.zeros(81, np.int8), trace, policy)
+            K.playout(board._g, s, R.new_state(seed), 1, np.zeros(81, np.int8), trace, policy,
+                      K.NO_WEIGHTS)
             assert Move.from_point(int(trace[0]), 9) == Move.from_gtp(answer)
 
 
@@ -126,7 +132,8 @@ def test_playout_length_9x9_matches_libego() -> None:
     n = 4000
     scores = np.zeros(n, np.int64)
     moves = np.zeros(n, np.int64)
-    K.playouts_serial(K.geometry(9), K.new_state(9), n, U(3), 500, scores, moves, K.LIGHT)
+    K.playouts_serial(K.geometry(9), K.new_state(9), n, U(3), 500, scores, moves, K.LIGHT,
+                      K.NO_WEIGHTS)
     assert 105 < moves.mean() < 117
     assert abs(scores).max() <= 81
 
@@ -138,8 +145,8 @@ def test_parallel_equals_serial() -> None:
     am = np.zeros(n, np.int64)
     b = np.zeros(n, np.int64)
     bm = np.zeros(n, np.int64)
-    K.playouts_serial(g, s, n, U(42), 300, a, am, K.LIGHT)
-    K.playouts_parallel(g, s, n, U(42), 300, b, bm, 7, K.LIGHT)
+    K.playouts_serial(g, s, n, U(42), 300, a, am, K.LIGHT, K.NO_WEIGHTS)
+    K.playouts_parallel(g, s, n, U(42), 300, b, bm, 7, K.LIGHT, K.NO_WEIGHTS)
     assert np.array_equal(a, b) and np.array_equal(am, bm)
     assert s[8][K.M_MOVES] == 0  # the start state is not modified
 
@@ -159,7 +166,8 @@ def test_random_move_is_uniform_over_legal_non_eye_moves() -> None:
     board = Board(size=9, rules="simple-ko")
     s = K.copy_state(board._s)
     trace = np.zeros(70, np.int32)
-    K.playout(board._g, s, R.new_state(5), 70, np.zeros(81, np.int8), trace, K.LIGHT)
+    K.playout(board._g, s, R.new_state(5), 70, np.zeros(81, np.int8), trace, K.LIGHT,
+              K.NO_WEIGHTS)
     for m in trace:
         board.push(Move.from_point(int(m), 9))
     c = board.turn
@@ -201,7 +209,7 @@ import numpy as np
 from bitgames.go import Board, kernels as K
 g, s = K.geometry(9), K.new_state(9)
 sc = np.zeros(3, np.int64); mv = np.zeros(3, np.int64)
-K.playouts_serial(g, s, 3, np.uint64(17), 300, sc, mv, K.LIGHT)
+K.playouts_serial(g, s, 3, np.uint64(17), 300, sc, mv, K.LIGHT, K.NO_WEIGHTS)
 b = Board(size=9, moves="E5 E6 D6 F5 D4 E4")
 print(list(sc), list(mv), b.legal_moves, b.area())
 """

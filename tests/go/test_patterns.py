@@ -1,16 +1,18 @@
 """MoGo 3x3 patterns: the table on hand-drawn shapes, its symmetries, and the PATTERNS
-playout policy's choice next to the last move."""
+and LEARNED playout policies' choice next to the last move."""
 
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
 
 from bitgames.cli import main
 from bitgames.core import rng as R
-from bitgames.go import Board, Move
+from bitgames.go import WHITE, Board, Move
+from bitgames.go import features as F
 from bitgames.go import kernels as K
 from bitgames.go.cli import POLICY_NAMES
 from bitgames.go.patterns import OFFSETS, code, table
@@ -142,12 +144,68 @@ def test_patterns_policy_answers_next_to_the_last_move() -> None:
             s = K.copy_state(board._s)
             trace = np.full(1, -9, np.int32)
             amaf = np.zeros(81, np.int8)
-            K.playout(board._g, s, R.new_state(1000 * seed + stream), 1, amaf, trace, K.PATTERNS)
+            K.playout(board._g, s, R.new_state(1000 * seed + stream), 1, amaf, trace, K.PATTERNS,
+                      K.NO_WEIGHTS)
             if good:
                 assert int(trace[0]) in good
         checked += bool(good)
     assert checked >= 10
 
+
+
+def test_learned_policy_draws_neighbours_of_the_last_move_by_their_weights() -> None:
+    """The LEARNED playout's first move: each playable empty neighbour ``q`` of the last
+    move is drawn with weight ``weights[k, code]`` (``k`` 0 next to it, 1 diagonal; the
+    code seen from the mover, computed here from the board) against one per empty point
+    for the random move, which is uniform over the points the playouts may play. The
+    frequencies of 3,000 first moves are checked against those probabilities."""
+    weights = F.playout_weights(F.load())
+    checked = 0
+    for seed in range(30):
+        board = Board(size=9, rules="simple-ko")
+        gen = np.random.default_rng(100 + seed)
+        random_points(board, gen, int(gen.integers(8, 40)))
+        size = board.size
+        last = board.peek().point(size)
+        row, col = divmod(last, size)
+        around = {
+            (row + dr) * size + col + dc: 1 - (dr + dc) % 2
+            for dr in (-1, 0, 1)
+            for dc in (-1, 0, 1)
+            if (dr or dc) and 0 <= row + dr < size and 0 <= col + dc < size
+        }
+        if any(board.color_at(q) is not None and len(board.block(q)[1]) == 1 for q in around):
+            continue
+        empty = [p for p in range(size * size) if board.color_at(p) is None]
+        playable = [p for p in empty if _safe(board, p) and not eye_rule(board, p, board.turn)]
+        local = {}
+        for q, k in around.items():
+            if q in playable:
+                c = _neighbourhood(board, q)
+                if board.turn == WHITE:  # seen from the mover: 1 its own, 2 the opponent's
+                    c = sum((3 - v if v in (1, 2) else v) << (2 * i)
+                            for i, v in enumerate((c >> (2 * i)) & 3 for i in range(8)))
+                local[q] = int(weights[k, c])
+        total = sum(local.values()) + len(empty)
+        expected = {p: len(empty) / total / len(playable) for p in playable}
+        for q, w in local.items():
+            expected[q] += w / total
+        n = 3000
+        counts: dict[int, int] = {}
+        for stream in range(n):
+            s = K.copy_state(board._s)
+            trace = np.full(1, -9, np.int32)
+            K.playout(board._g, s, R.new_state(77_000 * seed + stream), 1,
+                      np.zeros(81, np.int8), trace, K.LEARNED, weights)
+            counts[int(trace[0])] = counts.get(int(trace[0]), 0) + 1
+        assert set(counts) <= set(expected)
+        for p, prob in expected.items():
+            sd = math.sqrt(n * prob * (1 - prob))
+            assert abs(counts.get(p, 0) - n * prob) <= 4.5 * sd + 1, (seed, p)
+        checked += 1
+        if checked == 6:
+            break
+    assert checked == 6
 
 
 def test_cli_policy_names_and_bench(capsys: pytest.CaptureFixture[str]) -> None:

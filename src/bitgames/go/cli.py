@@ -27,7 +27,7 @@ from bitgames.core.cli import (
 
 #: the engine options a ``match`` player may set (``policy:tactics,uct:0.3``)
 ENGINE_FLOATS = ("resign", "uct", "rave_bias", "prior", "expand_at", "shape_prior",
-                 "ladder_prior", "pattern_prior")
+                 "ladder_prior", "pattern_prior", "local_weight")
 
 MATCH_EPILOG = """\
 players:
@@ -52,7 +52,7 @@ scoring, positional superko) give it the same rules,
 
 #: playout policies by name (`bitgames.go.kernels.POLICIES`, not imported here: building
 #: the parser must not load the kernels)
-POLICY_NAMES = ("light", "capture", "tactics", "patterns")
+POLICY_NAMES = ("light", "capture", "tactics", "patterns", "learned")
 
 
 def _board_options(p: argparse.ArgumentParser) -> None:
@@ -359,10 +359,10 @@ def _playouts(pool: Any, threads: int, kernel_args: tuple[Any, ...], lo: int, hi
     among ``threads`` threads of ``pool`` (the kernel releases the GIL)."""
     from bitgames.go import kernels as K
 
-    g, s, seed, cap, scores, moves, policy = kernel_args
+    g, s, seed, cap, scores, moves, policy, weights = kernel_args
     cuts = [lo + (hi - lo) * t // threads for t in range(threads + 1)]
-    list(pool.map(lambda a, b: K._playout_range(g, s, a, b, seed, cap, scores, moves, policy),
-                  cuts, cuts[1:]))
+    list(pool.map(lambda a, b: K._playout_range(g, s, a, b, seed, cap, scores, moves, policy,
+                                                weights), cuts, cuts[1:]))
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -377,6 +377,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     ensure_warm("go", "rules", "playouts", *(["parallel"] if args.threads > 1 else []))
     sizes = args.size or [9, 13, 19]
     policy = K.POLICIES[args.policy]
+    weights = K.NO_WEIGHTS
+    if policy == K.LEARNED:
+        from bitgames.go import features as F
+        weights = F.playout_weights(F.load())
     seed = np.uint64(args.seed)
     pool = ThreadPoolExecutor(args.threads)
     with interruptible(lambda: None) as pressed:
@@ -386,7 +390,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             scores = np.zeros(n, np.int64)
             moves = np.zeros(n, np.int64)
             cap = 3 * size * size
-            kernel_args = (g, s, seed, cap, scores, moves, policy)
+            kernel_args = (g, s, seed, cap, scores, moves, policy, weights)
             _playouts(pool, args.threads, kernel_args, 0, min(n, 200))  # untimed: page-in
             done = 0
             start = time.perf_counter()

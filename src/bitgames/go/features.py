@@ -356,6 +356,30 @@ def load() -> np.ndarray:
     return _TABLE
 
 
+def playout_weights(table: np.ndarray, scale: float = 16.0) -> np.ndarray:
+    """The shape weights of the :data:`bitgames.go.kernels.LEARNED` playouts from a
+    strength ``table`` (:func:`load`): ``int64[2, 65536]``, row 0 for the points next to
+    the last move, row 1 for the diagonal ones, indexed by the 3x3 code seen from the mover
+    (no atari flags). A weight is ``scale`` times the shape's strength times the strength
+    of its distance to the last move, rounded; the random move weighs 1 for each empty
+    point, so ``scale`` sets how often the playouts answer next to the last move.
+
+    >>> w = playout_weights(load())
+    >>> w.shape, bool((w >= 0).all())
+    ((2, 65536), True)
+    >>> hane = patterns.code(["XOX", "...", "???"], {"X": 2, "O": 1, ".": 0, "?": 0})
+    >>> bool(w[0, hane] > w[0, 0])  # a hane next to the last move beats an empty point
+    True
+    """
+    distance = _OFFSETS[[name for name, _, _ in SMALL].index("distance")]
+    shapes = table[: 1 << 16]
+    out = np.empty((2, 1 << 16), np.int64)
+    for row, cls in enumerate((1, 2)):  # distance classes of d = 2 (next to it) and d = 3
+        out[row] = np.rint(scale * shapes * table[distance + cls]).astype(np.int64)
+    out.flags.writeable = False
+    return out
+
+
 # --------------------------------------------------------------------------- training
 
 

@@ -84,11 +84,23 @@ PASS = -1
 #: atari next to it, when there is one, before it tries to extend, and, when no atari
 #: needs an answer, first plays one of the empty points next to the last move (its eight
 #: neighbours) whose 3x3 shape matches a MoGo pattern (:mod:`bitgames.go.patterns`),
-#: chosen uniformly among those that pass the tests of the random move
-LIGHT, CAPTURE, TACTICS, PATTERNS = 0, 1, 2, 3
+#: chosen uniformly among those that pass the tests of the random move; LEARNED is
+#: PATTERNS whose shape move is drawn by learned strengths instead: each empty neighbour
+#: ``q`` of the last move weighs ``weights[k, code]`` (``k`` 0 for the four points next to
+#: it, 1 for the four diagonal ones, ``code`` the 3x3 neighbourhood of ``q`` seen from the
+#: mover: 1 its stones, 2 the opponent's), every empty point of the board weighs 1 for the
+#: random move, and a draw that falls on the random move, or on no playable neighbour,
+#: plays it (:func:`bitgames.go.features.playout_weights` makes the weights)
+LIGHT, CAPTURE, TACTICS, PATTERNS, LEARNED = 0, 1, 2, 3, 4
 
 #: the policies by name (command-line options)
-POLICIES = {"light": LIGHT, "capture": CAPTURE, "tactics": TACTICS, "patterns": PATTERNS}
+POLICIES = {"light": LIGHT, "capture": CAPTURE, "tactics": TACTICS, "patterns": PATTERNS,
+            "learned": LEARNED}
+
+#: the ``weights`` of the playout kernels for the policies that read none (read-only,
+#: like the weights of :func:`bitgames.go.features.playout_weights`: one compiled type)
+NO_WEIGHTS = np.zeros((2, 0), np.int64)
+NO_WEIGHTS.flags.writeable = False
 
 #: 3x3 pattern table (:func:`bitgames.go.patterns.table`), a constant of the kernels
 PAT3 = patterns.table()
@@ -891,6 +903,7 @@ def playout(
     amaf: np.ndarray,
     trace: np.ndarray,
     policy: int,
+    weights: np.ndarray,
 ) -> int:
     """Play random moves from state ``s`` (modified) until two passes or ``max_moves``
     more moves; return the Tromp-Taylor area difference (black minus white).
@@ -898,11 +911,12 @@ def playout(
     ``amaf[p]`` receives the colour that first played at ``p`` during the playout
     (0 if none); points already set (non-zero) are left alone. When ``trace`` is not
     empty, the moves played (points, -1 for a pass) are written to it, as far as it goes.
-    ``policy`` is :data:`LIGHT`, :data:`CAPTURE`, :data:`TACTICS` or :data:`PATTERNS`.
+    ``policy`` is one of :data:`POLICIES`, ``weights`` the shape weights of
+    :data:`LEARNED` (:data:`NO_WEIGHTS` for the others).
     """
     tmp = np.empty(s[3].shape[1], np.uint64)
-    shape = np.empty(8, np.int64)
-    _playout_moves(g, s, rng, max_moves, amaf, trace, policy, tmp, shape)
+    shape = np.empty(16, np.int64)
+    _playout_moves(g, s, rng, max_moves, amaf, trace, policy, weights, tmp, shape)
     return area_score(g, s)
 
 
@@ -915,11 +929,12 @@ def _playout_moves(
     amaf: np.ndarray,
     trace: np.ndarray,
     policy: int,
+    weights: np.ndarray,
     tmp: np.ndarray,
     shape: np.ndarray,
 ) -> None:
-    """The moves of :func:`playout`; ``tmp`` (one bitmap) and ``shape`` (8 points) are
-    scratch space.
+    """The moves of :func:`playout`; ``tmp`` (one bitmap) and ``shape`` (8 points, then
+    their weights) are scratch space.
 
     Compiled without numba's reference counting (it allocates nothing): the move choice,
     merges and captures are written out in the loop or in helpers that numba inlines, and
@@ -961,7 +976,7 @@ def _playout_moves(
                     lib = _atari_liberty(libs, rq)
                     if lib < 0 or lib == ko:
                         continue
-                    if policy == PATTERNS:
+                    if policy >= PATTERNS:
                         p = _counter_capture(nbr, nnbr, color, root, stones, libs, rq, opp, ko)
                         if p >= 0:
                             break
@@ -993,6 +1008,43 @@ def _playout_moves(
                             shape[nshape] = q
                             nshape += 1
             p = _draw_playable(g, s, tmp, shape, nshape, epos, False, rng, c, ko, safe)
+        # ---- a neighbour of the last move drawn by its learned weight
+        if p < 0 and policy == LEARNED and last >= 0:
+            nshape = 0
+            total = nempty  # the random move's weight
+            r0 = last // width
+            c0 = last - r0 * width
+            for dr in range(-1, 2):
+                for dc in range(-1, 2):
+                    r = r0 + dr
+                    cc = c0 + dc
+                    if 0 <= r < width and 0 <= cc < width:
+                        q = r * width + cc
+                        if color[q] == 0:
+                            code = np.int64(_pat3_code(color, width, q))
+                            if c == WHITE:  # swap the colours 1 and 2 in every cell
+                                x = (code ^ (code >> 1)) & 0x5555
+                                code ^= x | (x << 1)
+                            shape[nshape] = q
+                            shape[8 + nshape] = weights[1 - ((dr + dc) & 1), code]
+                            total += shape[8 + nshape]
+                            nshape += 1
+            while nshape > 0:
+                u = below(rng, total)
+                i = 0
+                while i < nshape and u >= shape[8 + i]:
+                    u -= shape[8 + i]
+                    i += 1
+                if i == nshape:  # the random move
+                    break
+                q = shape[i]
+                if _playable(g, s, tmp, q, c, ko, safe):
+                    p = q
+                    break
+                total -= shape[8 + i]
+                nshape -= 1
+                shape[i] = shape[nshape]
+                shape[8 + i] = shape[8 + nshape]
         # ---- choose a uniformly random legal non-eye point
         if p < 0:
             p = _draw_playable(g, s, tmp, empties, nempty, epos, True, rng, c, ko, safe)
@@ -1114,11 +1166,12 @@ def playouts_serial(
     scores: np.ndarray,
     moves: np.ndarray,
     policy: int,
+    weights: np.ndarray,
 ) -> None:
-    """``n`` playouts of ``policy`` from ``s0`` in this thread: playout ``i`` uses the
-    random stream ``stream_seed(seed, i)``; its score and length go to ``scores[i]``,
-    ``moves[i]``."""
-    _playout_range(g, s0, 0, n, seed, max_moves, scores, moves, policy)
+    """``n`` playouts of ``policy`` (with ``weights``, as in :func:`playout`) from ``s0``
+    in this thread: playout ``i`` uses the random stream ``stream_seed(seed, i)``; its
+    score and length go to ``scores[i]``, ``moves[i]``."""
+    _playout_range(g, s0, 0, n, seed, max_moves, scores, moves, policy, weights)
 
 
 @jit.njit(nogil=True)
@@ -1132,6 +1185,7 @@ def _playout_range(
     scores: np.ndarray,
     moves: np.ndarray,
     policy: int,
+    weights: np.ndarray,
 ) -> None:
     s = copy_state_kernel(s0)
     amaf = np.zeros(s0[0].shape[0], np.int8)
@@ -1140,7 +1194,7 @@ def _playout_range(
     for i in range(lo, hi):
         _copy_into(s, s0)
         rng[0] = stream_seed(seed, i)
-        scores[i] = playout(g, s, rng, max_moves, amaf, trace, policy)
+        scores[i] = playout(g, s, rng, max_moves, amaf, trace, policy, weights)
         moves[i] = s[8][M_MOVES] - s0[8][M_MOVES]
 
 
@@ -1155,7 +1209,7 @@ def first_moves(g: Any, s0: Any, n: int, seed: np.uint64, out: np.ndarray) -> No
     for i in range(n):
         _copy_into(s, s0)
         rng[0] = stream_seed(seed, i)
-        playout(g, s, rng, 1, amaf, trace, LIGHT)
+        playout(g, s, rng, 1, amaf, trace, LIGHT, NO_WEIGHTS)
         out[i] = trace[0]
 
 
@@ -1170,13 +1224,14 @@ def playouts_parallel(
     moves: np.ndarray,
     chunks: int,
     policy: int,
+    weights: np.ndarray,
 ) -> None:
     """Like :func:`playouts_serial`, split into ``chunks`` ranges run by numba's threads
     (``prange``). The results are the same as the serial ones, whatever the threads."""
     for t in prange(chunks):
         lo = n * t // chunks
         hi = n * (t + 1) // chunks
-        _playout_range(g, s0, lo, hi, seed, max_moves, scores, moves, policy)
+        _playout_range(g, s0, lo, hi, seed, max_moves, scores, moves, policy, weights)
 
 
 @jit.register_warmup("go", "rules")
@@ -1195,7 +1250,7 @@ def _warmup_playouts() -> None:  # bitgames go bench (one thread)
     g, s = geometry(9), new_state(9)
     scores = np.zeros(2, np.int64)
     moves = np.zeros(2, np.int64)
-    playouts_serial(g, s, 2, U(1), 400, scores, moves, LIGHT)
+    playouts_serial(g, s, 2, U(1), 400, scores, moves, LIGHT, NO_WEIGHTS)
 
 
 @jit.register_warmup("go", "parallel")
@@ -1203,4 +1258,4 @@ def _warmup_parallel() -> None:  # bitgames go bench --threads N
     g, s = geometry(9), new_state(9)
     scores = np.zeros(2, np.int64)
     moves = np.zeros(2, np.int64)
-    playouts_parallel(g, s, 2, U(1), 400, scores, moves, 2, LIGHT)
+    playouts_parallel(g, s, 2, U(1), 400, scores, moves, 2, LIGHT, NO_WEIGHTS)

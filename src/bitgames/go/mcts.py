@@ -38,6 +38,7 @@ import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
+from functools import cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -264,6 +265,7 @@ def search_kernel(
     history: np.ndarray,
     side_key: np.uint64,
     gammas: np.ndarray,
+    weights: np.ndarray,
 ) -> int:
     """Run ``nsims`` simulations from the tree's root, whose position is ``s0``.
 
@@ -271,7 +273,8 @@ def search_kernel(
     ``history`` is the sorted :meth:`Board.history_keys` and ``side_key`` its
     :meth:`Board.side_key`: superko compares position keys (stones and, under
     situational superko, the side to move) with position keys. ``gammas`` is the
-    strength table of the learned prior (:func:`bitgames.go.features.load`).
+    strength table of the learned prior (:func:`bitgames.go.features.load`), ``weights``
+    the shape weights of the :data:`bitgames.go.kernels.LEARNED` playouts.
     Returns the number of playout moves made (for speed reports).
     """
     tmove, tparent, tfirst, tnchild, tvis, twin, tavis, tawin, tmeta = tree
@@ -326,7 +329,7 @@ def search_kernel(
         ntr = 0
         if meta[K.M_PASSES] < 2:
             m0 = meta[K.M_MOVES]
-            score = K.playout(g, s, rng, maxm, amaf, trace, policy)
+            score = K.playout(g, s, rng, maxm, amaf, trace, policy, weights)
             ntr = meta[K.M_MOVES] - m0
             total_moves += ntr
         else:
@@ -387,7 +390,7 @@ def ownership_kernel(
     for i in range(n):
         K._copy_into(s, s0)
         rng[0] = stream_seed(seed, i)
-        K.playout(g, s, rng, max_moves, amaf, trace, K.CAPTURE)
+        K.playout(g, s, rng, max_moves, amaf, trace, K.CAPTURE, K.NO_WEIGHTS)
         color = s[0]
         for p in range(npts):
             cp = color[p]
@@ -412,6 +415,11 @@ def _warmup() -> None:
 #: playouts per move at each level, 1 (weakest) to 10; level 5, the default, is the
 #: command line's 10,000
 LEVEL_PLAYOUTS = (100, 300, 1_000, 3_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000)
+
+
+@cache
+def _playout_weights(scale: float) -> np.ndarray:
+    return F.playout_weights(F.load(), scale)
 
 
 def moves_left(board: Board) -> int:
@@ -467,10 +475,12 @@ class Engine(CoreEngine):
         shape_prior: float = 0.7,
         ladder_prior: float = 0.9,
         pattern_prior: float = 1.0,
+        local_weight: float = 16.0,
         threads: int = 1,
     ) -> None:
         self.seed = seed
         self.pattern_prior = pattern_prior
+        self.local_weight = local_weight
         self._gammas = F.load()
         self.policy = policy
         self.shape_prior = shape_prior
@@ -646,12 +656,14 @@ class Engine(CoreEngine):
         params = self._params(board, cleanup)
         history = board.history_keys()
         side_key = np.uint64(board.side_key())
+        weights = _playout_weights(self.local_weight) if self.policy == K.LEARNED else \
+            K.NO_WEIGHTS
         g, s = board._g, board._s
 
         def simulate(k: int, n: int) -> None:
             # tree k draws from streams of its own: seed + k (the kernel releases the GIL)
             search_kernel(g, s, trees[k], n, np.uint64(self.seed + k), self._counter, params,
-                          history, side_key, self._gammas)
+                          history, side_key, self._gammas, weights)
 
         start = time.perf_counter()
         reported = start
