@@ -509,6 +509,33 @@ def _draw_playable(g: Any, s: Any, tmp: np.ndarray, pts: Any, n: int, pos: np.nd
 
 
 @jit.njit(nogil=True, inline="always")
+def _draw_weighted(g: Any, s: Any, tmp: np.ndarray, shape: np.ndarray, n: int, rest: int,
+                   rng: np.ndarray, c: int, ko: int, safe: bool) -> int:
+    """A point of ``shape[:n]`` that :func:`_playable` accepts, drawn with probability its
+    weight (``shape[8 + i]``) over the weights of the points not yet rejected plus
+    ``rest``, or -1 when the draw falls on ``rest`` or no point is playable."""
+    total = rest
+    for i in range(n):
+        total += shape[8 + i]
+    while n > 0:
+        u = below(rng, total)
+        i = 0
+        while i < n and u >= shape[8 + i]:
+            u -= shape[8 + i]
+            i += 1
+        if i == n:
+            return -1
+        q = np.int64(shape[i])
+        if _playable(g, s, tmp, q, c, ko, safe):
+            return q
+        total -= shape[8 + i]
+        n -= 1
+        shape[i] = shape[n]
+        shape[8 + i] = shape[8 + n]
+    return -1
+
+
+@jit.njit(nogil=True, inline="always")
 def _pat3_code(color: np.ndarray, size: int, p: int) -> int:
     """The 3x3 neighbourhood code of point ``p`` (:mod:`bitgames.go.patterns`)."""
     r0 = p // size
@@ -993,8 +1020,9 @@ def _playout_moves(
                     if e >= 2:
                         p = lib
                         break
-        # ---- a good shape next to the last move
-        if p < 0 and policy == PATTERNS and last >= 0:
+        # ---- a shape next to the last move: a MoGo pattern (PATTERNS) or a point drawn
+        # by its learned weight against the random move's (LEARNED)
+        if p < 0 and policy >= PATTERNS and last >= 0:
             nshape = 0
             r0 = last // width
             c0 = last - r0 * width
@@ -1004,47 +1032,24 @@ def _playout_moves(
                     cc = c0 + dc
                     if 0 <= r < width and 0 <= cc < width:
                         q = r * width + cc
-                        if color[q] == 0 and PAT3[_pat3_code(color, width, q)] != 0:
-                            shape[nshape] = q
-                            nshape += 1
-            p = _draw_playable(g, s, tmp, shape, nshape, epos, False, rng, c, ko, safe)
-        # ---- a neighbour of the last move drawn by its learned weight
-        if p < 0 and policy == LEARNED and last >= 0:
-            nshape = 0
-            total = nempty  # the random move's weight
-            r0 = last // width
-            c0 = last - r0 * width
-            for dr in range(-1, 2):
-                for dc in range(-1, 2):
-                    r = r0 + dr
-                    cc = c0 + dc
-                    if 0 <= r < width and 0 <= cc < width:
-                        q = r * width + cc
-                        if color[q] == 0:
-                            code = np.int64(_pat3_code(color, width, q))
-                            if c == WHITE:  # swap the colours 1 and 2 in every cell
-                                x = (code ^ (code >> 1)) & 0x5555
-                                code ^= x | (x << 1)
-                            shape[nshape] = q
-                            shape[8 + nshape] = weights[1 - ((dr + dc) & 1), code]
-                            total += shape[8 + nshape]
-                            nshape += 1
-            while nshape > 0:
-                u = below(rng, total)
-                i = 0
-                while i < nshape and u >= shape[8 + i]:
-                    u -= shape[8 + i]
-                    i += 1
-                if i == nshape:  # the random move
-                    break
-                q = shape[i]
-                if _playable(g, s, tmp, q, c, ko, safe):
-                    p = q
-                    break
-                total -= shape[8 + i]
-                nshape -= 1
-                shape[i] = shape[nshape]
-                shape[8 + i] = shape[8 + nshape]
+                        if color[q] != 0:
+                            continue
+                        code = np.int64(_pat3_code(color, width, q))
+                        if policy == PATTERNS:
+                            if PAT3[code] != 0:
+                                shape[nshape] = q
+                                nshape += 1
+                            continue
+                        if c == WHITE:  # seen from the mover: swap the colours 1 and 2
+                            x = (code ^ (code >> 1)) & 0x5555
+                            code ^= x | (x << 1)
+                        shape[nshape] = q
+                        shape[8 + nshape] = weights[1 - ((dr + dc) & 1), code]
+                        nshape += 1
+            if policy == PATTERNS:
+                p = _draw_playable(g, s, tmp, shape, nshape, epos, False, rng, c, ko, safe)
+            else:
+                p = _draw_weighted(g, s, tmp, shape, nshape, nempty, rng, c, ko, safe)
         # ---- choose a uniformly random legal non-eye point
         if p < 0:
             p = _draw_playable(g, s, tmp, empties, nempty, epos, True, rng, c, ko, safe)
