@@ -73,7 +73,7 @@ def main() -> None:
     for name, policy in K.POLICIES.items():
         if policy == K.LIGHT:
             continue
-        weights = F.playout_weights(F.load()) if policy == K.LEARNED else K.NO_WEIGHTS
+        weights = F.policy_weights(policy)
         K.playouts_serial(g, s, 500, np.uint64(7), 243, scores, moves, policy, weights)
         best = float("inf")
         for r in range(args.repeat):

@@ -54,10 +54,6 @@ def eye_rule(board: Board, p: int, c: Color) -> bool:
     return bad + off_board < 2
 
 
-def _weights(policy: int) -> np.ndarray:
-    return F.playout_weights(F.load()) if policy == K.LEARNED else K.NO_WEIGHTS
-
-
 def _replay_playout(
     size: int, seed: int, prefix: list[int], cap: int, policy: int = K.LIGHT
 ) -> None:
@@ -67,7 +63,8 @@ def _replay_playout(
     s = K.copy_state(board._s)
     trace = np.full(cap, -9, np.int32)
     amaf = np.zeros(size * size, np.int8)
-    score = K.playout(board._g, s, R.new_state(seed), cap, amaf, trace, policy, _weights(policy))
+    score = K.playout(board._g, s, R.new_state(seed), cap, amaf, trace, policy,
+                      F.policy_weights(policy))
     n = int(s[8][K.M_MOVES]) - len(prefix)
     for m in trace[:n]:
         m = int(m)

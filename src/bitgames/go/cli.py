@@ -373,15 +373,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     from bitgames.core.engine import interruptible
     from bitgames.core.jit import ensure_warm
+    from bitgames.go import features as F
     from bitgames.go import kernels as K
 
     ensure_warm("go", "rules", "playouts", *(["parallel"] if args.threads > 1 else []))
     sizes = args.size or [9, 13, 19]
     policy = K.POLICIES[args.policy]
-    weights = K.NO_WEIGHTS
-    if policy == K.LEARNED:
-        from bitgames.go import features as F
-        weights = F.playout_weights(F.load())
+    weights = F.policy_weights(policy)
     seed = np.uint64(args.seed)
     pool = ThreadPoolExecutor(args.threads)
     with interruptible(lambda: None) as pressed:

@@ -57,6 +57,7 @@ import math
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -122,10 +123,7 @@ def move_key(g: Any, s: Any, stack: Any, tmp: np.ndarray, p: int, c: int,
     color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
     npts = color.shape[0]
     size = np.int64(math.sqrt(npts) + 0.5)
-    code = np.int64(K._pat3_code(color, size, p))
-    if c == K.WHITE:  # swap the colours 1 and 2 in every 2-bit cell
-        x = (code ^ (code >> 1)) & 0x5555
-        code ^= x | (x << 1)
+    code = np.int64(K._seen_by(np.int64(K._pat3_code(color, size, p)), c))
     own_atari = False
     taken = 0
     chase = np.int64(-1)
@@ -356,7 +354,11 @@ def load() -> np.ndarray:
     return _TABLE
 
 
-def playout_weights(table: np.ndarray, scale: float = 16.0) -> np.ndarray:
+#: the default ``scale`` of :func:`playout_weights` (the engine's ``local_weight``)
+LOCAL_WEIGHT = 16.0
+
+
+def playout_weights(table: np.ndarray, scale: float = LOCAL_WEIGHT) -> np.ndarray:
     """The shape weights of the :data:`bitgames.go.kernels.LEARNED` playouts from a
     strength ``table`` (:func:`load`): ``int64[2, 65536]``, row 0 for the points next to
     the last move, row 1 for the diagonal ones, indexed by the 3x3 code seen from the mover
@@ -378,6 +380,18 @@ def playout_weights(table: np.ndarray, scale: float = 16.0) -> np.ndarray:
         out[row] = np.rint(scale * shapes * table[distance + cls]).astype(np.int64)
     out.flags.writeable = False
     return out
+
+
+@cache
+def policy_weights(policy: int, scale: float = LOCAL_WEIGHT) -> np.ndarray:
+    """The ``weights`` argument of the playout kernels for ``policy``: the shipped
+    strengths' :func:`playout_weights` for :data:`bitgames.go.kernels.LEARNED`,
+    :data:`bitgames.go.kernels.NO_WEIGHTS` for the others (cached).
+
+    >>> policy_weights(K.PATTERNS) is K.NO_WEIGHTS, policy_weights(K.LEARNED).shape
+    (True, (2, 65536))
+    """
+    return playout_weights(load(), scale) if policy == K.LEARNED else K.NO_WEIGHTS
 
 
 # --------------------------------------------------------------------------- training

@@ -536,6 +536,16 @@ def _draw_weighted(g: Any, s: Any, tmp: np.ndarray, shape: np.ndarray, n: int, r
 
 
 @jit.njit(nogil=True, inline="always")
+def _seen_by(code: int, c: int) -> int:
+    """A 3x3 neighbourhood ``code`` (:func:`_pat3_code`) seen by colour ``c``: 1 its
+    stones, 2 the opponent's (for white, the colours 1 and 2 of every cell swapped)."""
+    if c == WHITE:
+        x = (code ^ (code >> 1)) & 0x5555
+        code ^= x | (x << 1)
+    return code
+
+
+@jit.njit(nogil=True, inline="always")
 def _pat3_code(color: np.ndarray, size: int, p: int) -> int:
     """The 3x3 neighbourhood code of point ``p`` (:mod:`bitgames.go.patterns`)."""
     r0 = p // size
@@ -1040,11 +1050,8 @@ def _playout_moves(
                                 shape[nshape] = q
                                 nshape += 1
                             continue
-                        if c == WHITE:  # seen from the mover: swap the colours 1 and 2
-                            x = (code ^ (code >> 1)) & 0x5555
-                            code ^= x | (x << 1)
                         shape[nshape] = q
-                        shape[8 + nshape] = weights[1 - ((dr + dc) & 1), code]
+                        shape[8 + nshape] = weights[1 - ((dr + dc) & 1), _seen_by(code, c)]
                         nshape += 1
             if policy == PATTERNS:
                 p = _draw_playable(g, s, tmp, shape, nshape, epos, False, rng, c, ko, safe)

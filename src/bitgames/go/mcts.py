@@ -42,7 +42,6 @@ import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
-from functools import cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -421,11 +420,6 @@ def _warmup() -> None:
 LEVEL_PLAYOUTS = (100, 300, 1_000, 3_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000)
 
 
-@cache
-def _playout_weights(scale: float) -> np.ndarray:
-    return F.playout_weights(F.load(), scale)
-
-
 def moves_left(board: Board) -> int:
     """Our moves the game is still expected to need: the time manager's estimate, from
     the empty points (a 9x9 game fills about 2.5 points per move of one side)."""
@@ -479,7 +473,7 @@ class Engine(CoreEngine):
         shape_prior: float = 0.7,
         ladder_prior: float = 0.9,
         pattern_prior: float = 1.0,
-        local_weight: float = 16.0,
+        local_weight: float = F.LOCAL_WEIGHT,
         threads: int = 1,
     ) -> None:
         self.seed = seed
@@ -660,8 +654,7 @@ class Engine(CoreEngine):
         params = self._params(board, cleanup)
         history = board.history_keys()
         side_key = np.uint64(board.side_key())
-        weights = _playout_weights(self.local_weight) if self.policy == K.LEARNED else \
-            K.NO_WEIGHTS
+        weights = F.policy_weights(self.policy, self.local_weight)
         g, s = board._g, board._s
 
         def simulate(k: int, n: int) -> None:
