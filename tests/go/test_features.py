@@ -109,7 +109,8 @@ def test_features_match_sgfmill(size: int, seed: int) -> None:
         stack, tmp = F._scratch(board)
         points = np.empty(board.points, np.int64)
         keys = np.empty(board.points, np.int64)
-        n = F.candidate_keys(board._g, board._s, stack, tmp, False, points, keys)
+        n = F.candidate_keys(board._g, board._s, stack, tmp, False, F.load_dictionary(),
+                               points, keys)
         assert n > 0
         for p, key in zip(points[:n], keys[:n], strict=True):
             got = F.fields(int(key))
@@ -152,25 +153,33 @@ def test_fit_recovers_the_strengths_that_made_the_choices() -> None:
     """Moves drawn from a Bradley-Terry model with known strengths: MM finds them."""
     gen = np.random.default_rng(6)
     truth = {"capture": [1.0, 6.0, 3.0, 12.0], "distance": [1.0, 8.0, 5.0, 2.0, 1.5, 1.0,
-                                                           0.8, 0.5, 0.2]}
+                                                           0.8, 0.5, 0.2],
+             "spatial": [1.0, 0.3, 4.0, 9.0]}
+    dictionary = np.array([11, 22, 33], np.uint64)  # three spatial patterns
     starts, keys, counts, winners = [0], [], [], []
     for _ in range(4000):
         cap = gen.choice(4, 30, p=[0.85, 0.05, 0.05, 0.05])
         dist = gen.integers(0, 9, 30)
-        k = (cap << 14) | (dist << 4)
+        pattern = gen.choice(4, 30, p=[0.7, 0.1, 0.1, 0.1])
+        k = (pattern << F.SPATIAL_SHIFT) | (cap << 14) | (dist << 4)
         strength = np.array([truth["capture"][a] * truth["distance"][b]
-                             for a, b in zip(cap, dist, strict=True)])
+                             * truth["spatial"][c]
+                             for a, b, c in zip(cap, dist, pattern, strict=True)])
         winners.append(starts[-1] + int(gen.choice(30, p=strength / strength.sum())))
         keys.append(k)
         counts.append(np.ones(30, np.int32))
         starts.append(starts[-1] + 30)
     data = F.Competitions(np.array(starts), np.concatenate(keys), np.concatenate(counts),
-                          np.array(winners))
-    got = F.fit(data, sweeps=30).small
+                          np.array(winners), dictionary)
+    fitted = F.fit(data, sweeps=30)
+    assert np.array_equal(fitted.dictionary, dictionary)
     offsets = dict(zip([name for name, _, _ in F.SMALL],
                        np.cumsum([0] + [n for _, n, _ in F.SMALL[:-1]]), strict=True))
     for name, want in truth.items():
-        g = got[offsets[name]:offsets[name] + len(want)]
+        if name == "spatial":
+            g = fitted.pattern_gammas
+        else:
+            g = fitted.small[offsets[name]:offsets[name] + len(want)]
         ratio = (g / g[0]) / (np.array(want) / want[0])
         assert np.all(np.abs(np.log(ratio)) < 0.3), (name, g / g[0])
 
@@ -186,14 +195,17 @@ def test_patterns_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         (tmp_path / f"g{i}.sgf").write_text(_random_game(i))
     out = tmp_path / "gammas.npz"
     assert main(["go", "patterns", str(tmp_path), "--out", str(out), "--test", "2",
-                 "--sweeps", "3", "--json"]) == 0
+                 "--sweeps", "3", "--min-count", "2", "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["train_games"] == 4 and record["test_games"] == 2
     assert 0 < record["train_moves"] <= 4 * 50  # cut at a move filling an eye
     fit = record["fit"]
     assert -np.log(81) < fit["log_likelihood"] < 0 and 0 <= fit["top1"] <= 1
-    table = F.Gammas.read(out).table()
-    assert table.shape == (F.TABLE_SIZE,) and np.all(table > 0)
+    gammas = F.Gammas.read(out)
+    # the empty neighbourhoods of the first moves, at least
+    assert len(gammas.dictionary) == record["patterns"] > 0
+    table = gammas.table()
+    assert table.shape == (F.TABLE_SIZE + record["patterns"] + 1,) and np.all(table > 0)
 
 
 def test_patterns_command_needs_training_games(tmp_path: Path) -> None:
@@ -204,10 +216,15 @@ def test_patterns_command_needs_training_games(tmp_path: Path) -> None:
 
 def test_a_table_of_another_feature_set_is_refused(tmp_path: Path) -> None:
     shipped = F.Gammas.read(F.DEFAULT_PATH)
-    old = F.Gammas(shipped.shapes, shipped.shape_gammas, shipped.small[:-1])
+    old = F.Gammas(shipped.shapes, shipped.shape_gammas, shipped.small[:-1],
+                   shipped.dictionary, shipped.pattern_gammas)
     old.save(tmp_path / "old.npz")
     with pytest.raises(BitgamesError, match="another feature set"):
         F.Gammas.read(tmp_path / "old.npz")
+    np.savez(tmp_path / "older.npz", shapes=shipped.shapes, shape_gammas=shipped.shape_gammas,
+             small=shipped.small, source=np.array(""))
+    with pytest.raises(BitgamesError, match="without spatial patterns"):
+        F.Gammas.read(tmp_path / "older.npz")
 
 
 def test_ctrl_c_keeps_the_last_sweep(tmp_path: Path) -> None:
@@ -226,4 +243,4 @@ def test_ctrl_c_keeps_the_last_sweep(tmp_path: Path) -> None:
     stdout, stderr = proc.communicate(timeout=20)
     assert proc.returncode == 130, stderr
     assert "stopped" in stdout
-    assert F.Gammas.read(out).table().shape == (F.TABLE_SIZE,)
+    assert F.Gammas.read(out).table().shape[0] > F.TABLE_SIZE

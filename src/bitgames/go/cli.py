@@ -54,6 +54,8 @@ scoring, positional superko) give it the same rules,
 #: playout policies by name (`bitgames.go.kernels.POLICIES`, not imported here: building
 #: the parser must not load the kernels)
 POLICY_NAMES = ("light", "capture", "tactics", "patterns", "learned")
+#: the default --min-count of 'go patterns' (the shipped table's, see go/data/README.md)
+MIN_COUNT = 10
 
 
 def _board_options(p: argparse.ArgumentParser) -> None:
@@ -162,9 +164,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "patterns",
         help="learn the tree's move-feature strengths from SGF game records",
         description="Fit the strengths of the move features the tree search starts its "
-        "children from (bitgames.go.features: 3x3 shape, captures, ataris and ladders, "
-        "self-ataris, distance to the last move and to the edge) to the moves of SGF "
-        "games, by Coulom's minorization-maximization. The last --test games are held "
+        "children from (bitgames.go.features: 3x3 shape, larger spatial patterns, "
+        "captures, ataris and ladders, self-ataris, distance to the last move and to the "
+        "edge) to the moves of SGF games, by Coulom's minorization-maximization. The "
+        "spatial patterns are those around at least --min-count of the training games' "
+        "moves (bitgames.go.spatial). The last --test games are held "
         "out: the command prints how well the fit predicts their moves (mean "
         "log-probability and the share ranked first), and the same for the shipped "
         "strengths. The table is saved after every sweep; Ctrl-C stops and keeps the "
@@ -179,6 +183,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="games held out from the end of the list (200)")
     p.add_argument("--sweeps", type=Integer(1, 10**6), default=20,
                    help="MM passes over the features (20)")
+    p.add_argument("--min-count", type=Integer(1, 10**9), default=MIN_COUNT,
+                   help=f"keep the spatial patterns of at least N moves ({MIN_COUNT})")
     add_json_flag(p)
     p.set_defaults(func=cmd_patterns)
 
@@ -456,6 +462,8 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_patterns(args: argparse.Namespace) -> int:
+    import numpy as np
+
     from bitgames.core.cli import INTERRUPTED
     from bitgames.core.errors import BitgamesError
     from bitgames.core.progress import bar
@@ -468,13 +476,17 @@ def cmd_patterns(args: argparse.Namespace) -> int:
     train_texts = texts[:len(texts) - args.test][:args.games]
     test_texts = texts[len(texts) - args.test:]
     try:
-        with bar(len(texts), "reading games", "game") as shown:
-            train = F.sgf_positions(train_texts, on_game=lambda: shown.update(1))
-            test = F.sgf_positions(test_texts, on_game=lambda: shown.update(1))
+        with bar(len(train_texts), "harvesting patterns", "game") as shown:
+            dictionary = F.harvest(train_texts, args.min_count,
+                                   on_game=lambda: shown.update(1))
+        with bar(len(train_texts) + len(test_texts), "reading games", "game") as shown:
+            train = F.sgf_positions(train_texts, dictionary, on_game=lambda: shown.update(1))
+            test = F.sgf_positions(test_texts, dictionary, on_game=lambda: shown.update(1))
         if not train.positions:
             raise SystemExit("go patterns: no usable game in the training set")
         source = (f"{len(train_texts)} games, {train.positions} moves, from "
-                  f"{', '.join(str(p) for p in args.sgf)}")
+                  f"{', '.join(str(p) for p in args.sgf)}, spatial patterns of at least "
+                  f"{args.min_count} moves")
         with bar(args.sweeps, "fitting", "sweep") as shown:
             def save(gammas: F.Gammas) -> None:
                 gammas.source = source
@@ -487,9 +499,10 @@ def cmd_patterns(args: argparse.Namespace) -> int:
              f"{args.out}: stopped (the last finished sweep, if any, is saved)")
         return INTERRUPTED
     record: dict[str, Any] = {"out": str(args.out), "train_games": len(train_texts),
-                              "train_moves": train.positions,
+                              "train_moves": train.positions, "patterns": len(dictionary),
                               "test_games": len(test_texts), "test_moves": test.positions}
-    lines = [f"{args.out}: fitted on {train.positions} moves of {len(train_texts)} games"]
+    lines = [f"{args.out}: fitted on {train.positions} moves of {len(train_texts)} games, "
+             f"{len(dictionary)} spatial patterns"]
     if test.positions:
         tables = [("fit", gammas)]
         try:
@@ -497,6 +510,8 @@ def cmd_patterns(args: argparse.Namespace) -> int:
         except BitgamesError as exc:
             lines.append(f"shipped: not compared ({exc})")
         for name, table in tables:
+            if not np.array_equal(table.dictionary, test.dictionary):
+                test = F.sgf_positions(test_texts, table.dictionary)
             loglik, top = F.evaluate(table, test)
             record[name] = {"log_likelihood": loglik, "top1": top}
             lines.append(f"{name}: on {test.positions} held-out moves, mean log-probability "

@@ -40,6 +40,10 @@ The features of a move at the empty point ``p`` for the colour ``c`` to move
     the same for the move before the previous one.
 ``line``
     the distance to the edge, 0 (first line) to 4 (fifth line and inside).
+``spatial``
+    the largest neighbourhood of the move (:mod:`bitgames.go.spatial`, 12 to 72 points)
+    found in the dictionary of patterns seen often in training: its index there plus 1,
+    or 0 if none.
 
 >>> from bitgames.go import Board
 >>> b = Board(size=9)
@@ -66,8 +70,8 @@ import numpy as np
 from bitgames.core import jit
 from bitgames.core.errors import BitgamesError
 from bitgames.go import kernels as K
-from bitgames.go import patterns
-from bitgames.go.board import BLACK, WHITE, Board, Move
+from bitgames.go import patterns, spatial
+from bitgames.go.board import BLACK, WHITE, Board, Color, Move
 from bitgames.go.sgf import SgfError, _sgf_point, game_board, parse_sgf
 
 #: the features after ``shape``: (name, number of values, bit position in a key); the
@@ -83,6 +87,8 @@ SMALL = (
 )
 SHAPE_SHIFT = 20
 NSHAPES = 1 << 20
+#: the spatial pattern (:mod:`bitgames.go.spatial`) takes the bits from here on
+SPATIAL_SHIFT = 40
 #: the neighbour cells (indices into :data:`bitgames.go.patterns.OFFSETS`) whose atari flag
 #: is bit 16, 17, 18, 19 of a shape code
 ATARI_CELLS = (1, 3, 4, 6)
@@ -92,7 +98,9 @@ _MASKS = np.array([(1 << (n - 1).bit_length()) - 1 for _, n, _ in SMALL], np.int
 #: where each small feature's strengths start in a strength table (after the shapes)
 _OFFSETS = np.array(
     np.cumsum([NSHAPES] + [n for _, n, _ in SMALL[:-1]]), np.int64)
-#: the length of a strength table: one entry per shape code, then the small features
+#: where the strengths of the spatial patterns start in a strength table: one entry per
+#: shape code, then the small features (a table goes on with one strength for "no
+#: pattern", then one for each pattern of its dictionary)
 TABLE_SIZE = NSHAPES + sum(n for _, n, _ in SMALL)
 
 #: the shipped strengths (see data/README.md for how they were made)
@@ -114,11 +122,12 @@ _DISTANCE = np.array([0, 0] + [_distance_class(d) for d in range(2, 64)], np.int
 
 @jit.njit(nogil=True)
 def move_key(g: Any, s: Any, stack: Any, tmp: np.ndarray, p: int, c: int,
-             multi: bool) -> int:
+             multi: bool, dictionary: np.ndarray) -> int:
     """The features of colour ``c`` playing the legal move ``p`` in state ``s``, packed
     into one integer (the module docstring lists them). ``stack`` is a
     :func:`bitgames.go.kernels.ladder_stack` and ``tmp`` scratch space of one bitmap;
-    ``multi`` allows multi-stone suicide (as in :func:`bitgames.go.kernels.is_legal`)."""
+    ``multi`` allows multi-stone suicide (as in :func:`bitgames.go.kernels.is_legal`);
+    ``dictionary`` holds the spatial patterns (:func:`load_dictionary`)."""
     nbr, nnbr, diag, ndiag, nbrmask, zob = g
     color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
     npts = color.shape[0]
@@ -179,8 +188,9 @@ def move_key(g: Any, s: Any, stack: Any, tmp: np.ndarray, p: int, c: int,
     distance = _distance(meta[K.M_LAST], row, col, size)
     distance2 = _distance(meta[K.M_LAST2], row, col, size)
     line = min(min(min(row, col), min(size - 1 - row, size - 1 - col)), 4)
-    return (code << SHAPE_SHIFT | distance2 << 16 | capture << 14 | escape << 12
-            | self_atari << 10 | atari << 8 | distance << 4 | line)
+    large = np.int64(spatial.match(color, size, p, c, dictionary))
+    return (large << SPATIAL_SHIFT | code << SHAPE_SHIFT | distance2 << 16 | capture << 14
+            | escape << 12 | self_atari << 10 | atari << 8 | distance << 4 | line)
 
 
 @jit.njit(nogil=True, inline="always")
@@ -196,8 +206,8 @@ def _distance(last: int, row: int, col: int, size: int) -> int:
 @jit.njit(nogil=True, inline="always")
 def gamma(table: np.ndarray, key: int) -> float:
     """The strength of a move with features ``key`` (:func:`move_key`) in a strength
-    ``table`` (:func:`load`)."""
-    v = table[key >> SHAPE_SHIFT]
+    ``table`` (:func:`load`), whose spatial patterns are those ``key`` was made with."""
+    v = table[(key >> SHAPE_SHIFT) & (NSHAPES - 1)] * table[TABLE_SIZE + (key >> SPATIAL_SHIFT)]
     for k in range(_SHIFTS.shape[0]):
         v *= table[_OFFSETS[k] + ((key >> _SHIFTS[k]) & _MASKS[k])]
     return v
@@ -205,10 +215,10 @@ def gamma(table: np.ndarray, key: int) -> float:
 
 @jit.njit(nogil=True)
 def candidate_keys(g: Any, s: Any, stack: Any, tmp: np.ndarray, multi: bool,
-                   points: np.ndarray, keys: np.ndarray) -> int:
+                   dictionary: np.ndarray, points: np.ndarray, keys: np.ndarray) -> int:
     """Fill ``points`` and ``keys`` with the moves the tree search considers for the side
-    to move (legal, not filling a single-point eye of its own) and their features;
-    returns their number."""
+    to move (legal, not filling a single-point eye of its own) and their features
+    (spatial patterns from ``dictionary``); returns their number."""
     nbr, nnbr, diag, ndiag, nbrmask, zob = g
     color = s[0]
     c = s[8][K.M_TOMOVE]
@@ -217,7 +227,7 @@ def candidate_keys(g: Any, s: Any, stack: Any, tmp: np.ndarray, multi: bool,
         if color[p] != 0 or K.is_eye(g, color, p, c) or not K.is_legal(g, s, p, c, multi):
             continue
         points[n] = p
-        keys[n] = move_key(g, s, stack, tmp, p, c, multi)
+        keys[n] = move_key(g, s, stack, tmp, p, c, multi, dictionary)
         n += 1
     return n
 
@@ -226,24 +236,27 @@ def _scratch(board: Board) -> tuple[Any, np.ndarray]:
     return K.ladder_stack(board._s), np.zeros(board._s[5].shape[1], np.uint64)
 
 
-def key_at(board: Board, move: str) -> int:
-    """The features (:func:`move_key`) of ``move`` for the side to move on ``board``."""
+def key_at(board: Board, move: str, dictionary: np.ndarray | None = None) -> int:
+    """The features (:func:`move_key`) of ``move`` for the side to move on ``board``,
+    with the spatial patterns of ``dictionary`` (by default the shipped ones)."""
     p = board.parse_move(move).point(board.size)
     if not board.is_legal(move):
         raise BitgamesError(f"{move} is not a legal move for the side to move")
     stack, tmp = _scratch(board)
+    if dictionary is None:
+        dictionary = load_dictionary()
     return int(move_key(board._g, board._s, stack, tmp, np.int64(p), board._s[8][K.M_TOMOVE],
-                        board.rules.suicide))
+                        board.rules.suicide, dictionary))
 
 
 def fields(key: int) -> dict[str, int]:
     """A packed key (:func:`move_key`) as its named features.
 
-    >>> f = fields(5 << SHAPE_SHIFT | 2 << 8 | 3)
-    >>> f["shape"], f["atari"], f["line"], sum(f.values())
-    (5, 2, 3, 10)
+    >>> f = fields(7 << SPATIAL_SHIFT | 5 << SHAPE_SHIFT | 2 << 8 | 3)
+    >>> f["spatial"], f["shape"], f["atari"], f["line"], sum(f.values())
+    (7, 5, 2, 3, 17)
     """
-    out = {"shape": key >> SHAPE_SHIFT}
+    out = {"spatial": key >> SPATIAL_SHIFT, "shape": (key >> SHAPE_SHIFT) & (NSHAPES - 1)}
     for (name, _, shift), mask in zip(SMALL, _MASKS, strict=True):
         out[name] = (key >> shift) & int(mask)
     return out
@@ -297,20 +310,26 @@ def _images(codes: np.ndarray) -> Iterator[np.ndarray]:
 class Gammas:
     """Fitted strengths: one per canonical shape seen in training (``shapes`` and
     ``shape_gammas``), one per value of each small feature (``small``, in
-    :data:`SMALL` order), and what they were fitted on."""
+    :data:`SMALL` order), the dictionary of spatial patterns (``dictionary``, sorted
+    canonical hashes, :mod:`bitgames.go.spatial`) with one strength for "no pattern" and
+    one per pattern (``pattern_gammas``), and what they were fitted on."""
 
     shapes: np.ndarray  #: int64: canonical shape codes
     shape_gammas: np.ndarray  #: float64: their strengths
-    small: np.ndarray  #: float64[TABLE_SIZE - 65536]
+    small: np.ndarray  #: float64[TABLE_SIZE - NSHAPES]
+    dictionary: np.ndarray  #: uint64: the spatial patterns' canonical hashes, sorted
+    pattern_gammas: np.ndarray  #: float64[len(dictionary) + 1]
     source: str = ""
 
     def table(self) -> np.ndarray:
         """The strength table the kernels read (:func:`gamma`): every shape code gets
-        its canonical shape's strength (1 for shapes never seen in training)."""
-        out = np.ones(TABLE_SIZE, np.float64)
+        its canonical shape's strength (1 for shapes never seen in training), then the
+        small features' and the spatial patterns' strengths."""
+        out = np.ones(TABLE_SIZE + len(self.pattern_gammas), np.float64)
         for image in _images(self.shapes):  # the codes of each trained shape's symmetries
             out[image] = self.shape_gammas
-        out[NSHAPES:] = self.small
+        out[NSHAPES:TABLE_SIZE] = self.small
+        out[TABLE_SIZE:] = self.pattern_gammas
         return out
 
     def save(self, path: str | Path) -> None:
@@ -321,7 +340,9 @@ class Gammas:
         with open(part, "wb") as f:
             np.savez_compressed(f, shapes=self.shapes.astype(np.int32),
                                 shape_gammas=self.shape_gammas.astype(np.float32),
-                                small=self.small, source=np.array(self.source))
+                                small=self.small, dictionary=self.dictionary,
+                                pattern_gammas=self.pattern_gammas.astype(np.float32),
+                                source=np.array(self.source))
         os.replace(part, path)
 
     @staticmethod
@@ -329,9 +350,14 @@ class Gammas:
         """Read a table :meth:`save` wrote; a table of another feature set (an older
         version of this module) is refused with the reason."""
         with np.load(path) as z:
+            if "dictionary" not in z:
+                raise BitgamesError(f"{path}: a strength table without spatial patterns "
+                                    f"(an older version): fit it again with 'bitgames "
+                                    f"go patterns'")
             gammas = Gammas(z["shapes"].astype(np.int64),
                             z["shape_gammas"].astype(np.float64),
-                            z["small"].astype(np.float64), str(z["source"]))
+                            z["small"].astype(np.float64), z["dictionary"].astype(np.uint64),
+                            z["pattern_gammas"].astype(np.float64), str(z["source"]))
         want = TABLE_SIZE - NSHAPES
         if len(gammas.small) != want or (len(gammas.shapes)
                                          and int(gammas.shapes.max()) >= NSHAPES):
@@ -339,19 +365,32 @@ class Gammas:
                                 f"({len(gammas.small)} small-feature strengths, this "
                                 f"version has {want}): fit it again with 'bitgames go "
                                 f"patterns'")
+        if len(gammas.pattern_gammas) != len(gammas.dictionary) + 1:
+            raise BitgamesError(f"{path}: {len(gammas.pattern_gammas)} pattern strengths "
+                                f"for {len(gammas.dictionary)} patterns (want one more)")
         return gammas
 
 
-_TABLE: np.ndarray | None = None
+@cache
+def shipped() -> Gammas:
+    """The shipped strengths (see data/README.md for how they were made; cached)."""
+    return Gammas.read(DEFAULT_PATH)
 
 
+@cache
 def load() -> np.ndarray:
-    """The strength table of the shipped strengths (cached)."""
-    global _TABLE
-    if _TABLE is None:
-        _TABLE = Gammas.read(DEFAULT_PATH).table()
-        _TABLE.flags.writeable = False
-    return _TABLE
+    """The strength table of the shipped strengths (cached, read-only)."""
+    table = shipped().table()
+    table.flags.writeable = False
+    return table
+
+
+@cache
+def load_dictionary() -> np.ndarray:
+    """The dictionary of spatial patterns of the shipped strengths (cached, read-only)."""
+    dictionary = shipped().dictionary
+    dictionary.flags.writeable = False
+    return dictionary
 
 
 #: the default ``scale`` of :func:`playout_weights` (the engine's ``local_weight``)
@@ -401,29 +440,26 @@ def policy_weights(policy: int, scale: float = LOCAL_WEIGHT) -> np.ndarray:
 class Competitions:
     """Training positions: competition ``j`` holds the teams ``start[j]:start[j + 1]``
     (their features as ``keys``, with ``counts`` moves each) and was won by the team at
-    ``winner[j]``."""
+    ``winner[j]``; the keys' spatial patterns are indices into ``dictionary``."""
 
     start: np.ndarray
     keys: np.ndarray
     counts: np.ndarray
     winner: np.ndarray
+    dictionary: np.ndarray
 
     @property
     def positions(self) -> int:
         return len(self.winner)
 
 
-def sgf_positions(texts: Iterable[str], on_game: Callable[[], None] | None = None,
-                  min_moves: int = 20) -> Competitions:
-    """The competitions of every move (passes excepted) of every game in ``texts`` (SGF,
-    any board size, handicap stones included); a game is cut at its first move our rules
-    reject or that fills one of the mover's eyes (rare in strong play), and games of
-    fewer than ``min_moves`` moves are skipped."""
-    starts = [0]
-    keys: list[np.ndarray] = []
-    counts: list[np.ndarray] = []
-    winners: list[int] = []
-    total = 0
+def _replay(texts: Iterable[str], visit: Callable[[Board, Color, int], bool],
+            on_game: Callable[[], None] | None, min_moves: int) -> None:
+    """Call ``visit(board, colour, point)`` before every move (passes excepted) of every
+    game in ``texts`` (SGF, any board size, handicap stones included), the board with
+    ``colour`` (:data:`bitgames.go.BLACK` or :data:`bitgames.go.WHITE`) to move. A
+    game is cut at its first move our rules reject or for which
+    ``visit`` returns False; games of fewer than ``min_moves`` moves are skipped."""
     for text in texts:
         try:
             game = parse_sgf(text)
@@ -432,53 +468,87 @@ def sgf_positions(texts: Iterable[str], on_game: Callable[[], None] | None = Non
             continue
         moves = [(k, v[0]) for node in [game.root, *game.nodes] for k, v in node.items()
                  if k in ("B", "W") and v]
-        if len(moves) < min_moves:
-            continue
-        size = board.size
-        stack, tmp = _scratch(board)
-        points = np.empty(size * size, np.int64)
-        ckeys = np.empty(size * size, np.int64)
-        for prop, value in moves:
-            color = WHITE if prop == "W" else BLACK
-            try:
-                move = Move.from_point(_sgf_point(value, size), size)
-            except SgfError:
-                break
-            if not board.is_legal(move, color):
-                break
-            if not move.is_pass:
-                board.turn = color
-                n = candidate_keys(board._g, board._s, stack, tmp, board.rules.suicide,
-                                   points, ckeys)
-                hit = np.flatnonzero(points[:n] == move.point(size))
-                if len(hit) == 0:
+        if len(moves) >= min_moves:
+            for prop, value in moves:
+                color = WHITE if prop == "W" else BLACK
+                try:
+                    move = Move.from_point(_sgf_point(value, board.size), board.size)
+                except SgfError:
                     break
-                teams, inverse, cnt = np.unique(ckeys[:n], return_inverse=True,
-                                                return_counts=True)
-                keys.append(teams)
-                counts.append(cnt.astype(np.int32))
-                winners.append(total + int(inverse[hit[0]]))
-                total += len(teams)
-                starts.append(total)
-            board.push(move, color)
+                if not board.is_legal(move, color):
+                    break
+                if not move.is_pass:
+                    board.turn = color
+                    if not visit(board, color, move.point(board.size)):
+                        break
+                board.push(move, color)
         if on_game is not None:
             on_game()
+
+
+def harvest(texts: Iterable[str], min_count: int,
+            on_game: Callable[[], None] | None = None, min_moves: int = 20) -> np.ndarray:
+    """The dictionary of spatial patterns (:func:`bitgames.go.spatial.build`): the
+    neighbourhoods of at least ``min_count`` of the moves played in ``texts``."""
+    played: list[np.ndarray] = []
+
+    def visit(board: Board, color: Color, point: int) -> bool:
+        out = np.empty(len(spatial.ENDS), np.uint64)
+        spatial.hashes_at(board._s[0], board.size, point, board._s[8][K.M_TOMOVE], out)
+        played.append(out)
+        return True
+
+    _replay(texts, visit, on_game, min_moves)
+    return spatial.build(np.array(played, np.uint64), min_count)
+
+
+def sgf_positions(texts: Iterable[str], dictionary: np.ndarray,
+                  on_game: Callable[[], None] | None = None,
+                  min_moves: int = 20) -> Competitions:
+    """The competitions of every move (passes excepted) of every game in ``texts``, with
+    the spatial patterns of ``dictionary``; a game is cut at its first move our rules
+    reject or that fills one of the mover's eyes (rare in strong play), and games of
+    fewer than ``min_moves`` moves are skipped."""
+    starts = [0]
+    keys: list[np.ndarray] = []
+    counts: list[np.ndarray] = []
+    winners: list[int] = []
+
+    def visit(board: Board, color: Color, point: int) -> bool:
+        stack, tmp = _scratch(board)
+        points = np.empty(board.size ** 2, np.int64)
+        ckeys = np.empty(board.size ** 2, np.int64)
+        n = candidate_keys(board._g, board._s, stack, tmp, board.rules.suicide, dictionary,
+                           points, ckeys)
+        hit = np.flatnonzero(points[:n] == point)
+        if len(hit) == 0:
+            return False
+        teams, inverse, cnt = np.unique(ckeys[:n], return_inverse=True, return_counts=True)
+        keys.append(teams)
+        counts.append(cnt.astype(np.int32))
+        winners.append(starts[-1] + int(inverse[hit[0]]))
+        starts.append(starts[-1] + len(teams))
+        return True
+
+    _replay(texts, visit, on_game, min_moves)
     return Competitions(np.array(starts, np.int64),
                         np.concatenate(keys) if keys else np.zeros(0, np.int64),
                         np.concatenate(counts) if counts else np.zeros(0, np.int32),
-                        np.array(winners, np.int64))
+                        np.array(winners, np.int64), dictionary)
 
 
 def _feature_columns(keys: np.ndarray, shape_index: np.ndarray) -> np.ndarray:
-    """``int32[n, 7]``: each key's features as indices into the fitted strength vector
-    (shapes first, by ``shape_index`` of their canonical code, then the small features)."""
+    """``int32[n, 9]``: each key's features as indices into the fitted strength vector
+    (shapes first, by ``shape_index`` of their canonical code, then the small features,
+    then the spatial patterns)."""
     nshape = int(shape_index.max()) + 1
-    out = np.empty((len(keys), 1 + len(SMALL)), np.int32)
-    out[:, 0] = shape_index[keys >> SHAPE_SHIFT]
+    out = np.empty((len(keys), 2 + len(SMALL)), np.int32)
+    out[:, 0] = shape_index[(keys >> SHAPE_SHIFT) & (NSHAPES - 1)]
     base = nshape
     for k, (_, n, _) in enumerate(SMALL):
         out[:, 1 + k] = base + ((keys >> _SHIFTS[k]) & _MASKS[k])
         base += n
+    out[:, -1] = base + (keys >> SPATIAL_SHIFT)
     return out
 
 
@@ -512,31 +582,40 @@ def _mm_step(start: np.ndarray, cols: np.ndarray, counts: np.ndarray, gam: np.nd
 
 def fit(data: Competitions, sweeps: int = 20,
         on_sweep: Callable[[Gammas], None] | None = None) -> Gammas:
-    """Fit the strengths to ``data`` by Coulom's MM, ``sweeps`` passes over the seven
+    """Fit the strengths to ``data`` by Coulom's MM, ``sweeps`` passes over the nine
     features; ``on_sweep`` gets the strengths after each pass."""
     canon = canonical_shapes()
-    ckeys = canon[data.keys >> SHAPE_SHIFT]
+    ckeys = canon[(data.keys >> SHAPE_SHIFT) & (NSHAPES - 1)]
     shapes = np.unique(ckeys)
     shape_index = np.zeros(NSHAPES, np.int64)
     shape_index[shapes] = np.arange(len(shapes))
-    keys = (ckeys << SHAPE_SHIFT) | (data.keys & ((1 << SHAPE_SHIFT) - 1))
+    keys = ((data.keys >> SPATIAL_SHIFT) << SPATIAL_SHIFT | ckeys << SHAPE_SHIFT
+            | (data.keys & ((1 << SHAPE_SHIFT) - 1)))
     cols = _feature_columns(keys, shape_index)
-    nfeat = len(shapes) + sum(n for _, n, _ in SMALL)
+    nsmall = sum(n for _, n, _ in SMALL)
+    nfeat = len(shapes) + nsmall + len(data.dictionary) + 1
     wins = np.zeros(nfeat, np.float64)
     np.add.at(wins, cols[data.winner].ravel(), 1.0)
     gam = np.ones(nfeat, np.float64)
     bounds = [0, len(shapes)]
     for _, n, _ in SMALL:
         bounds.append(bounds[-1] + n)
+    bounds.append(nfeat)
     strength = np.empty(len(keys), np.float64)
     denom = np.zeros(nfeat, np.float64)
+
+    def gammas() -> Gammas:
+        small_end = len(shapes) + nsmall
+        return Gammas(shapes, gam[:len(shapes)].copy(), gam[len(shapes):small_end].copy(),
+                      data.dictionary, gam[small_end:].copy())
+
     for _ in range(sweeps):
         for column in range(cols.shape[1]):
             _mm_step(data.start, cols, data.counts, gam, wins, column, bounds[column],
                      bounds[column + 1], strength, denom)
         if on_sweep is not None:
-            on_sweep(Gammas(shapes, gam[:len(shapes)].copy(), gam[len(shapes):].copy()))
-    return Gammas(shapes, gam[:len(shapes)].copy(), gam[len(shapes):].copy())
+            on_sweep(gammas())
+    return gammas()
 
 
 @jit.njit(nogil=True)
@@ -566,7 +645,11 @@ def _score(start: np.ndarray, strength: np.ndarray, counts: np.ndarray,
 
 def evaluate(gammas: Gammas, data: Competitions) -> tuple[float, float]:
     """How well ``gammas`` predict the moves of ``data``: the mean log-probability of the
-    moves played and the share of them the model ranks first."""
+    moves played and the share of them the model ranks first. ``data`` must have been
+    made with the spatial patterns of ``gammas``."""
+    if not np.array_equal(gammas.dictionary, data.dictionary):
+        raise BitgamesError("these positions were made with another dictionary of spatial "
+                            "patterns than the strengths'")
     strength = _strengths(gammas.table(), data.keys)
     return _score(data.start, strength, data.counts, data.winner)
 

@@ -110,6 +110,7 @@ def _expand(
     side_key: np.uint64,
     stack: Any,
     gammas: np.ndarray,
+    dictionary: np.ndarray,
     tmp: np.ndarray,
 ) -> int:
     """Create the children of ``node`` for the side to move in ``s``; returns their count
@@ -118,7 +119,8 @@ def _expand(
     ``history`` and ``path_h`` hold position keys: the stones' hash, XORed with
     ``side_key`` when White is to move (:meth:`Board.history_keys`); a child's key is
     built the same way before it is looked up. ``gammas`` is the strength table of the
-    learned prior (:func:`bitgames.go.features.load`), ``stack`` and ``tmp`` scratch
+    learned prior (:func:`bitgames.go.features.load`) and ``dictionary`` its spatial
+    patterns (:func:`bitgames.go.features.load_dictionary`), ``stack`` and ``tmp`` scratch
     space for its features' ladder reads and liberty counts.
     """
     nbr, nnbr, diag, ndiag, nbrmask, zob = g
@@ -166,7 +168,8 @@ def _expand(
         tavis[nn] = 0.0
         tawin[nn] = 0.0
         if learned > 0.0:  # the strength for now, the prior below
-            twin[nn] = F.gamma(gammas, F.move_key(g, s, stack, tmp, p, c, multi))
+            twin[nn] = F.gamma(gammas, F.move_key(g, s, stack, tmp, p, c, multi,
+                                                     dictionary))
             total += twin[nn]
             nn += 1
             continue
@@ -268,6 +271,7 @@ def search_kernel(
     history: np.ndarray,
     side_key: np.uint64,
     gammas: np.ndarray,
+    dictionary: np.ndarray,
     weights: np.ndarray,
 ) -> int:
     """Run ``nsims`` simulations from the tree's root, whose position is ``s0``.
@@ -276,7 +280,8 @@ def search_kernel(
     ``history`` is the sorted :meth:`Board.history_keys` and ``side_key`` its
     :meth:`Board.side_key`: superko compares position keys (stones and, under
     situational superko, the side to move) with position keys. ``gammas`` is the
-    strength table of the learned prior (:func:`bitgames.go.features.load`), ``weights``
+    strength table of the learned prior (:func:`bitgames.go.features.load`),
+    ``dictionary`` its spatial patterns, ``weights``
     the shape weights of the :data:`bitgames.go.kernels.LEARNED` playouts.
     Returns the number of playout moves made (for speed reports).
     """
@@ -314,7 +319,7 @@ def search_kernel(
             if tnchild[node] == 0:
                 if tvis[node] - prior >= expand_at or node == tmeta[T_ROOT]:
                     if _expand(g, s, tree, node, history, path_h, np.int64(depth), params,
-                               side_key, stack, gammas, tmp) == 0:
+                               side_key, stack, gammas, dictionary, tmp) == 0:
                         break
                 else:
                     break
@@ -480,6 +485,7 @@ class Engine(CoreEngine):
         self.pattern_prior = pattern_prior
         self.local_weight = local_weight
         self._gammas = F.load()
+        self._dictionary = F.load_dictionary()
         self.policy = policy
         self.shape_prior = shape_prior
         self.ladder_prior = ladder_prior
@@ -660,7 +666,7 @@ class Engine(CoreEngine):
         def simulate(k: int, n: int) -> None:
             # tree k draws from streams of its own: seed + k (the kernel releases the GIL)
             search_kernel(g, s, trees[k], n, np.uint64(self.seed + k), self._counter, params,
-                          history, side_key, self._gammas, weights)
+                          history, side_key, self._gammas, self._dictionary, weights)
 
         start = time.perf_counter()
         reported = start

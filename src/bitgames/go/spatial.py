@@ -1,0 +1,172 @@
+"""Large shape patterns around a move, matched by hashing ("spatial" patterns).
+
+The 3x3 shape (:mod:`bitgames.go.patterns`) sees the eight neighbours of a move. Strong
+Monte-Carlo programs also rate moves by larger neighbourhoods learned from game records
+(Stern, Herbrich and Graepel, *Bayesian Pattern Ranking for Move Prediction in the Game of
+Go*, ICML 2006; Coulom's "Elo ratings" of moves, 2007; Pachi's spatial dictionary). A
+neighbourhood of size ``D`` is every point at gridcular distance ``d = |dx| + |dy| +
+max(|dx|, |dy|)`` of at most ``D`` from the move, each point empty, the mover's stone, the
+opponent's or off the board. Sizes :data:`MIN_SIZE` (12 points: the 3x3 square and the
+four points two lines away) to :data:`MAX_SIZE` (72 points) are hashed; ``d <= 3`` is the
+3x3 shape, a feature of its own.
+
+A pattern's hash is the XOR of one random word per (point, content); its canonical hash
+the smallest of the hashes of its eight rotations and reflections, so one dictionary
+entry serves all eight. A dictionary (:func:`build`, :func:`match`) is a sorted array of
+the canonical hashes of the patterns seen often enough in training. It is closed
+downwards: a pattern seen ``k`` times was seen with every smaller neighbourhood of the
+same moves, so the smaller ones are in the dictionary too, and matching stops at the first
+size not in it.
+
+>>> from bitgames.go import Board
+>>> b = Board(size=9)
+>>> b.push("c3")
+>>> h = canonical_hashes(b, "g7")  # one hash per size, MIN_SIZE to MAX_SIZE
+>>> len(h), bool(h[0] == canonical_hashes(b, "c7")[0])  # g7 and c7 are mirror images
+(7, True)
+>>> bool(canonical_hashes(b, "e5")[-1] == canonical_hashes(b, "c7")[-1])
+False
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from bitgames.core import jit, rng
+
+#: the smallest and largest neighbourhood sizes hashed (gridcular distance)
+MIN_SIZE = 4
+MAX_SIZE = 10
+
+
+def _distance(dr: int, dc: int) -> int:
+    return abs(dr) + abs(dc) + max(abs(dr), abs(dc))
+
+
+def _offsets() -> list[tuple[int, int]]:
+    """The (row, column) offsets of a neighbourhood of :data:`MAX_SIZE`, nearest first."""
+    span = range(-MAX_SIZE // 2, MAX_SIZE // 2 + 1)
+    out = [(dr, dc) for dr in span for dc in span
+           if (dr, dc) != (0, 0) and _distance(dr, dc) <= MAX_SIZE]
+    return sorted(out, key=lambda o: (_distance(*o), o))
+
+
+def _turned(offsets: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """``int64[8, n]`` rows and columns of the offsets under the eight symmetries."""
+    rows = np.empty((8, len(offsets)), np.int64)
+    cols = np.empty((8, len(offsets)), np.int64)
+    for s in range(8):
+        for k, (dr, dc) in enumerate(offsets):
+            for _ in range(s >> 1):
+                dr, dc = dc, -dr
+            if s & 1:
+                dc = -dc
+            rows[s, k], cols[s, k] = dr, dc
+    return rows, cols
+
+
+_OFFSETS = _offsets()
+#: the offsets turned by each symmetry (the first row: as listed)
+ROWS, COLS = _turned(_OFFSETS)
+#: how many of the offsets make a neighbourhood of each size, MIN_SIZE to MAX_SIZE
+ENDS = np.array([sum(1 for o in _OFFSETS if _distance(*o) <= d)
+                 for d in range(MIN_SIZE, MAX_SIZE + 1)], np.int64)
+#: the random word of each (offset, content): 0 empty, 1 the mover's, 2 the opponent's,
+#: 3 off the board
+ZOBRIST = np.array([[rng.random_at(0x5EA7_1A1, 4 * k + v + 1) for v in range(4)]
+                    for k in range(len(_OFFSETS))], np.uint64)
+for _a in (ROWS, COLS, ENDS, ZOBRIST):
+    _a.flags.writeable = False
+#: an empty dictionary (no pattern matches)
+EMPTY = np.zeros(0, np.uint64)
+EMPTY.flags.writeable = False
+
+
+@jit.njit(nogil=True)
+def hashes_at(color: np.ndarray, size: int, p: int, c: int, out: np.ndarray) -> int:
+    """Write the canonical hash of each neighbourhood size of point ``p``, seen by colour
+    ``c`` (1 black, 2 white), into ``out`` (``uint64[len(ENDS)]``), smallest first; returns
+    their number."""
+    h = _EMPTY8
+    lo = 0
+    for j in range(ENDS.shape[0]):
+        h = _grow(h, color, size, p, c, lo, ENDS[j])
+        lo = ENDS[j]
+        out[j] = min(h)
+    return ENDS.shape[0]
+
+
+@jit.njit(nogil=True)
+def match(color: np.ndarray, size: int, p: int, c: int, dictionary: np.ndarray) -> int:
+    """The largest pattern of ``dictionary`` (sorted canonical hashes) at point ``p`` for
+    colour ``c`` (1 black, 2 white): its index in ``dictionary`` plus 1, or 0 if none."""
+    found = 0
+    if dictionary.shape[0] == 0:
+        return found
+    h = _EMPTY8
+    lo = 0
+    for j in range(ENDS.shape[0]):
+        h = _grow(h, color, size, p, c, lo, ENDS[j])
+        lo = ENDS[j]
+        key = min(h)
+        i = np.searchsorted(dictionary, key)
+        if i == dictionary.shape[0] or dictionary[i] != key:
+            break  # the dictionary is closed downwards: nothing larger
+        found = i + 1
+    return found
+
+
+_EMPTY8 = (np.uint64(0),) * 8
+
+
+@jit.njit(nogil=True, inline="always")
+def _grow(h: Any, color: np.ndarray, size: int, p: int, c: int, lo: int, hi: int) -> Any:
+    """The eight symmetries' hashes ``h`` (a tuple) with the offsets ``lo:hi`` added."""
+    r0 = p // size
+    c0 = p - r0 * size
+    return (h[0] ^ _ring(color, size, c, r0, c0, 0, lo, hi),
+            h[1] ^ _ring(color, size, c, r0, c0, 1, lo, hi),
+            h[2] ^ _ring(color, size, c, r0, c0, 2, lo, hi),
+            h[3] ^ _ring(color, size, c, r0, c0, 3, lo, hi),
+            h[4] ^ _ring(color, size, c, r0, c0, 4, lo, hi),
+            h[5] ^ _ring(color, size, c, r0, c0, 5, lo, hi),
+            h[6] ^ _ring(color, size, c, r0, c0, 6, lo, hi),
+            h[7] ^ _ring(color, size, c, r0, c0, 7, lo, hi))
+
+
+@jit.njit(nogil=True, inline="always")
+def _ring(color: np.ndarray, size: int, c: int, r0: int, c0: int, s: int, lo: int,
+          hi: int) -> np.uint64:
+    """The XOR of the random words of the offsets ``lo:hi`` turned by symmetry ``s``."""
+    x = np.uint64(0)
+    for k in range(lo, hi):
+        r = r0 + ROWS[s, k]
+        col = c0 + COLS[s, k]
+        if r < 0 or r >= size or col < 0 or col >= size:
+            x ^= ZOBRIST[k, 3]
+        else:
+            v = color[r * size + col]
+            x ^= ZOBRIST[k, 0 if v == 0 else (1 if v == c else 2)]
+    return x
+
+
+def canonical_hashes(board: Any, move: str) -> np.ndarray:
+    """The canonical hashes of the neighbourhoods of ``move`` for the side to move on
+    ``board`` (a :class:`bitgames.go.Board`), sizes :data:`MIN_SIZE` to :data:`MAX_SIZE`."""
+    p = board.parse_move(move).point(board.size)
+    out = np.empty(len(ENDS), np.uint64)
+    hashes_at(board._s[0], board.size, p, board._s[8][2], out)  # the side to move, 1 or 2
+    return out
+
+
+def build(played: np.ndarray, min_count: int) -> np.ndarray:
+    """The sorted canonical hashes seen at least ``min_count`` times among ``played``
+    (any shape of ``uint64``: the hashes of the moves played in training games).
+
+    >>> build(np.array([[5, 9], [5, 7], [5, 9]], np.uint64), 2).tolist()
+    [5, 9]
+    """
+    values, counts = np.unique(np.asarray(played, np.uint64).ravel(), return_counts=True)
+    return values[counts >= min_count]
