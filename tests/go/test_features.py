@@ -17,7 +17,7 @@ import pytest
 
 from bitgames.cli import main
 from bitgames.core.errors import BitgamesError
-from bitgames.go import BLACK, Board
+from bitgames.go import BLACK, Board, spatial
 from bitgames.go import features as F
 from bitgames.go.patterns import OFFSETS
 
@@ -155,7 +155,7 @@ def test_fit_recovers_the_strengths_that_made_the_choices() -> None:
     truth = {"capture": [1.0, 6.0, 3.0, 12.0], "distance": [1.0, 8.0, 5.0, 2.0, 1.5, 1.0,
                                                            0.8, 0.5, 0.2],
              "spatial": [1.0, 0.3, 4.0, 9.0]}
-    dictionary = np.array([11, 22, 33], np.uint64)  # three spatial patterns
+    dictionary = np.array([[11, 22, 33], [1, 2, 3]], np.uint64)  # three spatial patterns
     starts, keys, counts, winners = [0], [], [], []
     for _ in range(4000):
         cap = gen.choice(4, 30, p=[0.85, 0.05, 0.05, 0.05])
@@ -203,7 +203,7 @@ def test_patterns_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert -np.log(81) < fit["log_likelihood"] < 0 and 0 <= fit["top1"] <= 1
     gammas = F.Gammas.read(out)
     # the empty neighbourhoods of the first moves, at least
-    assert len(gammas.dictionary) == record["patterns"] > 0
+    assert spatial.patterns(gammas.dictionary) == record["patterns"] > 0
     table = gammas.table()
     assert table.shape == (F.TABLE_SIZE + record["patterns"] + 1,) and np.all(table > 0)
 

@@ -17,10 +17,11 @@ SIZES = range(S.MIN_SIZE, S.MAX_SIZE + 1)
 
 
 def _hashes(grid: np.ndarray, row: int, col: int, c: int) -> np.ndarray:
-    out = np.empty(len(SIZES), np.uint64)
+    """The canonical hashes (the smallest of the eight orientations') of each size."""
+    out = np.empty((8, len(SIZES)), np.uint64)
     size = grid.shape[0]
-    assert S.hashes_at(grid.ravel().astype(np.int8), size, row * size + col, c, out) == len(out)
-    return out
+    S.hashes_at(grid.ravel().astype(np.int8), size, row * size + col, c, out)
+    return out.min(axis=0)
 
 
 @pytest.mark.parametrize("size", [9, 13, 19])
@@ -74,18 +75,27 @@ def test_the_edge_is_seen() -> None:
 
 def test_match_finds_the_largest_size_and_stops_at_the_first_missing() -> None:
     board = Board(size=19, moves="Q16 D4 Q3 D16 R5")
-    p = board.parse_move("C14").point(19)
-    h = S.canonical_hashes(board, "C14")
+    c = int(board._s[8][K.M_TOMOVE])
     color = board._s[0]
-    other = S.canonical_hashes(board, "A1")  # the edge in every size: no hash in common
-    for top in range(len(h)):
-        dictionary = np.sort(np.concatenate([h[:top + 1], other]))
-        got = S.match(color, 19, p, int(board._s[8][K.M_TOMOVE]), dictionary)
-        assert got > 0 and dictionary[got - 1] == h[top]
-    holey = np.sort(np.concatenate([h[:2], h[3:]]))  # size 6 missing: stop at size 5
-    assert holey[S.match(color, 19, p, int(board._s[8][K.M_TOMOVE]), holey) - 1] == h[1]
-    assert S.match(color, 19, p, int(board._s[8][K.M_TOMOVE]), S.EMPTY) == 0
-    assert S.match(color, 19, p, int(board._s[8][K.M_TOMOVE]), np.sort(other)) == 0
+    p = board.parse_move("C14").point(19)
+    here = S.hashes(board, "C14")  # [orientation, size]
+    corner = S.hashes(board, "A1")  # the edge in every size: no pattern in common
+    canonical = here.min(axis=0)
+
+    def number(dictionary: np.ndarray, h: np.uint64) -> int:
+        return int(dictionary[1, np.searchsorted(dictionary[0], h)])
+
+    for top in range(len(SIZES)):  # C14's patterns seen up to size ``top`` only
+        played = here.copy()
+        played[:, top + 1:] = corner[:, top + 1:]
+        dictionary = S.build(played[None], 1)
+        assert S.match(color, 19, p, c, dictionary) == number(dictionary, canonical[top])
+    played = here.copy()
+    played[:, 2] = corner[:, 2]  # size 6 missing: matching stops at size 5
+    dictionary = S.build(played[None], 1)
+    assert S.match(color, 19, p, c, dictionary) == number(dictionary, canonical[1])
+    assert S.match(color, 19, p, c, S.EMPTY) == 0
+    assert S.match(color, 19, p, c, S.build(corner[None], 1)) == 0
 
 
 def test_the_shipped_dictionary_knows_the_opening_corners() -> None:
@@ -93,11 +103,11 @@ def test_the_shipped_dictionary_knows_the_opening_corners() -> None:
     the largest size included, are among the shipped patterns."""
     board = Board(size=19)
     dictionary = F.load_dictionary()
-    assert len(dictionary) > 1000 and np.all(np.diff(dictionary.astype(np.float64)) >= 0)
-    for move in ("D16", "Q4", "C16", "R16"):
-        key = F.key_at(board, move)
-        spatial = F.fields(key)["spatial"]
-        assert spatial > 0 and dictionary[spatial - 1] == S.canonical_hashes(board, move)[-1]
+    assert S.patterns(dictionary) > 1000 and np.all(np.diff(dictionary[0]) > 0)
+    largest = {int(n) for h, n in dictionary.T if h in S.hashes(board, "D16")[:, -1]}
+    assert len(largest) == 1  # the eight orientations of one pattern
+    for move in ("D16", "Q4", "Q16", "D4"):  # the same pattern in the four corners
+        assert {F.fields(F.key_at(board, move))["spatial"]} == largest
     table = F.load()
     assert table[F.TABLE_SIZE + F.fields(F.key_at(board, "D16"))["spatial"]] > \
         table[F.TABLE_SIZE + F.fields(F.key_at(board, "K10"))["spatial"]]

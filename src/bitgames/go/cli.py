@@ -468,6 +468,7 @@ def cmd_patterns(args: argparse.Namespace) -> int:
     from bitgames.core.errors import BitgamesError
     from bitgames.core.progress import bar
     from bitgames.go import features as F
+    from bitgames.go import spatial
 
     texts = F.read_games(args.sgf)
     if len(texts) <= args.test:
@@ -499,10 +500,11 @@ def cmd_patterns(args: argparse.Namespace) -> int:
              f"{args.out}: stopped (the last finished sweep, if any, is saved)")
         return INTERRUPTED
     record: dict[str, Any] = {"out": str(args.out), "train_games": len(train_texts),
-                              "train_moves": train.positions, "patterns": len(dictionary),
+                              "train_moves": train.positions,
+                              "patterns": spatial.patterns(dictionary),
                               "test_games": len(test_texts), "test_moves": test.positions}
     lines = [f"{args.out}: fitted on {train.positions} moves of {len(train_texts)} games, "
-             f"{len(dictionary)} spatial patterns"]
+             f"{spatial.patterns(dictionary)} spatial patterns"]
     if test.positions:
         tables = [("fit", gammas)]
         try:

@@ -42,8 +42,8 @@ The features of a move at the empty point ``p`` for the colour ``c`` to move
     the distance to the edge, 0 (first line) to 4 (fifth line and inside).
 ``spatial``
     the largest neighbourhood of the move (:mod:`bitgames.go.spatial`, 12 to 72 points)
-    found in the dictionary of patterns seen often in training: its index there plus 1,
-    or 0 if none.
+    found in the dictionary of patterns seen often in training: its number there (from
+    1), or 0 if none.
 
 >>> from bitgames.go import Board
 >>> b = Board(size=9)
@@ -310,15 +310,15 @@ def _images(codes: np.ndarray) -> Iterator[np.ndarray]:
 class Gammas:
     """Fitted strengths: one per canonical shape seen in training (``shapes`` and
     ``shape_gammas``), one per value of each small feature (``small``, in
-    :data:`SMALL` order), the dictionary of spatial patterns (``dictionary``, sorted
-    canonical hashes, :mod:`bitgames.go.spatial`) with one strength for "no pattern" and
-    one per pattern (``pattern_gammas``), and what they were fitted on."""
+    :data:`SMALL` order), the dictionary of spatial patterns (``dictionary``,
+    :func:`bitgames.go.spatial.build`) with one strength for "no pattern" and one per
+    pattern (``pattern_gammas``), and what they were fitted on."""
 
     shapes: np.ndarray  #: int64: canonical shape codes
     shape_gammas: np.ndarray  #: float64: their strengths
     small: np.ndarray  #: float64[TABLE_SIZE - NSHAPES]
-    dictionary: np.ndarray  #: uint64: the spatial patterns' canonical hashes, sorted
-    pattern_gammas: np.ndarray  #: float64[len(dictionary) + 1]
+    dictionary: np.ndarray  #: uint64[2, n]: the spatial patterns' hashes and numbers
+    pattern_gammas: np.ndarray  #: float64[spatial.patterns(dictionary) + 1]
     source: str = ""
 
     def table(self) -> np.ndarray:
@@ -365,9 +365,10 @@ class Gammas:
                                 f"({len(gammas.small)} small-feature strengths, this "
                                 f"version has {want}): fit it again with 'bitgames go "
                                 f"patterns'")
-        if len(gammas.pattern_gammas) != len(gammas.dictionary) + 1:
+        npatterns = spatial.patterns(gammas.dictionary)
+        if len(gammas.pattern_gammas) != npatterns + 1:
             raise BitgamesError(f"{path}: {len(gammas.pattern_gammas)} pattern strengths "
-                                f"for {len(gammas.dictionary)} patterns (want one more)")
+                                f"for {npatterns} patterns (want one more)")
         return gammas
 
 
@@ -440,7 +441,7 @@ def policy_weights(policy: int, scale: float = LOCAL_WEIGHT) -> np.ndarray:
 class Competitions:
     """Training positions: competition ``j`` holds the teams ``start[j]:start[j + 1]``
     (their features as ``keys``, with ``counts`` moves each) and was won by the team at
-    ``winner[j]``; the keys' spatial patterns are indices into ``dictionary``."""
+    ``winner[j]``; the keys' spatial patterns are numbers of ``dictionary``."""
 
     start: np.ndarray
     keys: np.ndarray
@@ -493,7 +494,7 @@ def harvest(texts: Iterable[str], min_count: int,
     played: list[np.ndarray] = []
 
     def visit(board: Board, color: Color, point: int) -> bool:
-        out = np.empty(len(spatial.ENDS), np.uint64)
+        out = np.empty((8, len(spatial.ENDS)), np.uint64)
         spatial.hashes_at(board._s[0], board.size, point, board._s[8][K.M_TOMOVE], out)
         played.append(out)
         return True
@@ -593,7 +594,7 @@ def fit(data: Competitions, sweeps: int = 20,
             | (data.keys & ((1 << SHAPE_SHIFT) - 1)))
     cols = _feature_columns(keys, shape_index)
     nsmall = sum(n for _, n, _ in SMALL)
-    nfeat = len(shapes) + nsmall + len(data.dictionary) + 1
+    nfeat = len(shapes) + nsmall + spatial.patterns(data.dictionary) + 1
     wins = np.zeros(nfeat, np.float64)
     np.add.at(wins, cols[data.winner].ravel(), 1.0)
     gam = np.ones(nfeat, np.float64)

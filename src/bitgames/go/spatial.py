@@ -11,21 +11,25 @@ four points two lines away) to :data:`MAX_SIZE` (72 points) are hashed; ``d <= 3
 3x3 shape, a feature of its own.
 
 A pattern's hash is the XOR of one random word per (point, content); its canonical hash
-the smallest of the hashes of its eight rotations and reflections, so one dictionary
-entry serves all eight. A dictionary (:func:`build`, :func:`match`) is a sorted array of
-the canonical hashes of the patterns seen often enough in training. It is closed
-downwards: a pattern seen ``k`` times was seen with every smaller neighbourhood of the
-same moves, so the smaller ones are in the dictionary too, and matching stops at the first
-size not in it.
+is the smallest of the hashes of its eight rotations and reflections, and a pattern is
+counted in training by its canonical hash. A dictionary (:func:`build`) keeps the
+patterns seen often enough, numbered from 1 in the order of their canonical hashes, and
+lists the hashes of all eight orientations of each, so that :func:`match` hashes the
+board's neighbourhood in one orientation only. It is closed downwards: a pattern seen
+``k`` times was seen with every smaller neighbourhood of the same moves, so the smaller
+ones are in the dictionary too, and matching stops at the first size not in it.
 
 >>> from bitgames.go import Board
 >>> b = Board(size=9)
 >>> b.push("c3")
->>> h = canonical_hashes(b, "g7")  # one hash per size, MIN_SIZE to MAX_SIZE
->>> len(h), bool(h[0] == canonical_hashes(b, "c7")[0])  # g7 and c7 are mirror images
+>>> h = canonical_hashes(b, "e7")  # one hash per size, MIN_SIZE to MAX_SIZE
+>>> len(h), bool(np.all(h == canonical_hashes(b, "g5")))  # mirror images across c3
 (7, True)
->>> bool(canonical_hashes(b, "e5")[-1] == canonical_hashes(b, "c7")[-1])
+>>> bool(h[-1] == canonical_hashes(b, "e5")[-1])
 False
+>>> dictionary = build(hashes(b, "e7")[None], 1)  # the patterns of one move
+>>> patterns(dictionary), match(b._s[0], 9, b.parse_move("g5").point(9), 2, dictionary) > 0
+(7, True)
 """
 
 from __future__ import annotations
@@ -80,60 +84,44 @@ ZOBRIST = np.array([[rng.random_at(0x5EA7_1A1, 4 * k + v + 1) for v in range(4)]
 for _a in (ROWS, COLS, ENDS, ZOBRIST):
     _a.flags.writeable = False
 #: an empty dictionary (no pattern matches)
-EMPTY = np.zeros(0, np.uint64)
+EMPTY = np.zeros((2, 0), np.uint64)
 EMPTY.flags.writeable = False
 
 
 @jit.njit(nogil=True)
-def hashes_at(color: np.ndarray, size: int, p: int, c: int, out: np.ndarray) -> int:
-    """Write the canonical hash of each neighbourhood size of point ``p``, seen by colour
-    ``c`` (1 black, 2 white), into ``out`` (``uint64[len(ENDS)]``), smallest first; returns
-    their number."""
-    h = _EMPTY8
-    lo = 0
-    for j in range(ENDS.shape[0]):
-        h = _grow(h, color, size, p, c, lo, ENDS[j])
-        lo = ENDS[j]
-        out[j] = min(h)
-    return ENDS.shape[0]
+def hashes_at(color: np.ndarray, size: int, p: int, c: int, out: np.ndarray) -> None:
+    """Write the hash of each neighbourhood size of point ``p``, seen by colour ``c`` (1
+    black, 2 white), in each of the eight orientations into ``out`` (``uint64[8,
+    len(ENDS)]``: orientation, then size, smallest first)."""
+    r0 = p // size
+    c0 = p - r0 * size
+    for s in range(8):
+        h = np.uint64(0)
+        lo = 0
+        for j in range(ENDS.shape[0]):
+            h ^= _ring(color, size, c, r0, c0, s, lo, ENDS[j])
+            lo = ENDS[j]
+            out[s, j] = h
 
 
 @jit.njit(nogil=True)
 def match(color: np.ndarray, size: int, p: int, c: int, dictionary: np.ndarray) -> int:
-    """The largest pattern of ``dictionary`` (sorted canonical hashes) at point ``p`` for
-    colour ``c`` (1 black, 2 white): its index in ``dictionary`` plus 1, or 0 if none."""
-    found = 0
-    if dictionary.shape[0] == 0:
-        return found
-    h = _EMPTY8
-    lo = 0
-    for j in range(ENDS.shape[0]):
-        h = _grow(h, color, size, p, c, lo, ENDS[j])
-        lo = ENDS[j]
-        key = min(h)
-        i = np.searchsorted(dictionary, key)
-        if i == dictionary.shape[0] or dictionary[i] != key:
-            break  # the dictionary is closed downwards: nothing larger
-        found = i + 1
-    return found
-
-
-_EMPTY8 = (np.uint64(0),) * 8
-
-
-@jit.njit(nogil=True, inline="always")
-def _grow(h: Any, color: np.ndarray, size: int, p: int, c: int, lo: int, hi: int) -> Any:
-    """The eight symmetries' hashes ``h`` (a tuple) with the offsets ``lo:hi`` added."""
+    """The largest pattern of ``dictionary`` (:func:`build`) at point ``p`` for colour
+    ``c`` (1 black, 2 white): its number, or 0 if none."""
     r0 = p // size
     c0 = p - r0 * size
-    return (h[0] ^ _ring(color, size, c, r0, c0, 0, lo, hi),
-            h[1] ^ _ring(color, size, c, r0, c0, 1, lo, hi),
-            h[2] ^ _ring(color, size, c, r0, c0, 2, lo, hi),
-            h[3] ^ _ring(color, size, c, r0, c0, 3, lo, hi),
-            h[4] ^ _ring(color, size, c, r0, c0, 4, lo, hi),
-            h[5] ^ _ring(color, size, c, r0, c0, 5, lo, hi),
-            h[6] ^ _ring(color, size, c, r0, c0, 6, lo, hi),
-            h[7] ^ _ring(color, size, c, r0, c0, 7, lo, hi))
+    keys = dictionary[0]
+    found = 0
+    h = np.uint64(0)
+    lo = 0
+    for j in range(ENDS.shape[0]):
+        h ^= _ring(color, size, c, r0, c0, 0, lo, ENDS[j])
+        lo = ENDS[j]
+        i = np.searchsorted(keys, h)
+        if i == keys.shape[0] or keys[i] != h:
+            break  # the dictionary is closed downwards: nothing larger
+        found = dictionary[1, i]
+    return found
 
 
 @jit.njit(nogil=True, inline="always")
@@ -152,21 +140,48 @@ def _ring(color: np.ndarray, size: int, c: int, r0: int, c0: int, s: int, lo: in
     return x
 
 
-def canonical_hashes(board: Any, move: str) -> np.ndarray:
-    """The canonical hashes of the neighbourhoods of ``move`` for the side to move on
-    ``board`` (a :class:`bitgames.go.Board`), sizes :data:`MIN_SIZE` to :data:`MAX_SIZE`."""
+def hashes(board: Any, move: str) -> np.ndarray:
+    """:func:`hashes_at` of ``move`` for the side to move on ``board`` (a
+    :class:`bitgames.go.Board`): ``uint64[8, len(ENDS)]``."""
     p = board.parse_move(move).point(board.size)
-    out = np.empty(len(ENDS), np.uint64)
+    out = np.empty((8, len(ENDS)), np.uint64)
     hashes_at(board._s[0], board.size, p, board._s[8][2], out)  # the side to move, 1 or 2
     return out
 
 
-def build(played: np.ndarray, min_count: int) -> np.ndarray:
-    """The sorted canonical hashes seen at least ``min_count`` times among ``played``
-    (any shape of ``uint64``: the hashes of the moves played in training games).
+def canonical_hashes(board: Any, move: str) -> np.ndarray:
+    """The canonical hashes of the neighbourhoods of ``move`` for the side to move on
+    ``board``, sizes :data:`MIN_SIZE` to :data:`MAX_SIZE`."""
+    return hashes(board, move).min(axis=0)
 
-    >>> build(np.array([[5, 9], [5, 7], [5, 9]], np.uint64), 2).tolist()
-    [5, 9]
+
+def patterns(dictionary: np.ndarray) -> int:
+    """The number of patterns of ``dictionary``."""
+    return int(dictionary[1].max()) if dictionary.shape[1] else 0
+
+
+def build(played: np.ndarray, min_count: int) -> np.ndarray:
+    """The dictionary of the patterns seen at least ``min_count`` times among ``played``
+    (``uint64[n, 8, len(ENDS)]``: the :func:`hashes_at` of the moves played in training
+    games). Returns ``uint64[2, m]``: the hashes of every orientation of every pattern
+    kept, sorted, and under each the pattern's number (from 1, in the order of the
+    canonical hashes).
+
+    >>> played = np.zeros((3, 8, 2), np.uint64)
+    >>> played[:, :, 0] = 5  # a pattern the same in every orientation, three times
+    >>> played[:, :, 1] = [[9, 8, 9, 8, 9, 8, 9, 8]] * 2 + [[7] * 8]
+    >>> build(played, 2).tolist()
+    [[5, 8, 9], [1, 2, 2]]
     """
-    values, counts = np.unique(np.asarray(played, np.uint64).ravel(), return_counts=True)
-    return values[counts >= min_count]
+    played = np.asarray(played, np.uint64)
+    canonical = played.min(axis=1)  # [move, size]
+    values, counts = np.unique(canonical, return_counts=True)
+    kept = values[counts >= min_count]
+    number = np.searchsorted(kept, canonical)
+    keep = kept[np.minimum(number, len(kept) - 1)] == canonical if len(kept) else \
+        np.zeros(canonical.shape, bool)
+    move, size = np.nonzero(keep)
+    pairs = np.stack([played[move, :, size].ravel(),
+                      np.repeat(number[move, size] + 1, 8).astype(np.uint64)])
+    pairs = np.unique(pairs, axis=1)  # sorted by hash
+    return np.ascontiguousarray(pairs)
