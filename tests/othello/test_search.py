@@ -177,7 +177,9 @@ def test_a_solve_out_of_time_gives_way_to_the_midgame_search(
     took = time.perf_counter() - t0
     assert 0.5 * S.SOLVE_SHARE < took < 1.5  # the solve's share, then the midgame search
     assert r.move in b.legal_moves and r.score is not None and not r.score.exact
-    assert r.depth >= 4 and r.ended is End.TIME
+    # the clock, not the level, chose the depth; a search that reaches its time target
+    # between two iterations reports COMPLETED (as in the test below), else TIME
+    assert 4 <= r.depth < engine.depth and r.ended in (End.TIME, End.COMPLETED)
 
 
 def test_a_search_stopped_in_its_solve_answers_with_a_1_ply_search() -> None:
