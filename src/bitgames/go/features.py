@@ -71,7 +71,7 @@ from bitgames.core import jit
 from bitgames.core.errors import BitgamesError
 from bitgames.go import kernels as K
 from bitgames.go import patterns, spatial
-from bitgames.go.board import BLACK, WHITE, Board, Color, Move
+from bitgames.go.board import BLACK, WHITE, Board, Move
 from bitgames.go.sgf import SgfError, _sgf_point, game_board, parse_sgf
 
 #: the features after ``shape``: (name, number of values, bit position in a key); the
@@ -236,17 +236,15 @@ def _scratch(board: Board) -> tuple[Any, np.ndarray]:
     return K.ladder_stack(board._s), np.zeros(board._s[5].shape[1], np.uint64)
 
 
-def key_at(board: Board, move: str, dictionary: np.ndarray | None = None) -> int:
+def key_at(board: Board, move: str) -> int:
     """The features (:func:`move_key`) of ``move`` for the side to move on ``board``,
-    with the spatial patterns of ``dictionary`` (by default the shipped ones)."""
+    with the shipped spatial patterns."""
     p = board.parse_move(move).point(board.size)
     if not board.is_legal(move):
         raise BitgamesError(f"{move} is not a legal move for the side to move")
     stack, tmp = _scratch(board)
-    if dictionary is None:
-        dictionary = load_dictionary()
     return int(move_key(board._g, board._s, stack, tmp, np.int64(p), board._s[8][K.M_TOMOVE],
-                        board.rules.suicide, dictionary))
+                        board.rules.suicide, load_dictionary()))
 
 
 def fields(key: int) -> dict[str, int]:
@@ -288,19 +286,14 @@ def _images(codes: np.ndarray) -> Iterator[np.ndarray]:
     cells = [((codes >> (2 * k)) & 3) | (((codes >> flag[k]) & 1) << 2 if k in flag else 0)
              for k in range(8)]
     index = {off: k for k, off in enumerate(patterns.OFFSETS)}
-    for rot in range(4):
-        for flip in (False, True):
-            image = np.zeros_like(codes)
-            for k, (dr, dc) in enumerate(patterns.OFFSETS):
-                for _ in range(rot):
-                    dr, dc = dc, -dr
-                if flip:
-                    dc = -dc
-                to = index[(dr, dc)]
-                image |= (cells[k] & 3) << (2 * to)
-                if to in flag:
-                    image |= (cells[k] >> 2) << flag[to]
-            yield image
+    for s in range(8):
+        image = np.zeros_like(codes)
+        for k, (dr, dc) in enumerate(patterns.OFFSETS):
+            to = index[spatial.turn(dr, dc, s)]
+            image |= (cells[k] & 3) << (2 * to)
+            if to in flag:
+                image |= (cells[k] >> 2) << flag[to]
+        yield image
 
 
 # --------------------------------------------------------------------------- tables
@@ -454,13 +447,12 @@ class Competitions:
         return len(self.winner)
 
 
-def _replay(texts: Iterable[str], visit: Callable[[Board, Color, int], bool],
+def _replay(texts: Iterable[str], visit: Callable[[Board, int], bool],
             on_game: Callable[[], None] | None, min_moves: int) -> None:
-    """Call ``visit(board, colour, point)`` before every move (passes excepted) of every
-    game in ``texts`` (SGF, any board size, handicap stones included), the board with
-    ``colour`` (:data:`bitgames.go.BLACK` or :data:`bitgames.go.WHITE`) to move. A
-    game is cut at its first move our rules reject or for which
-    ``visit`` returns False; games of fewer than ``min_moves`` moves are skipped."""
+    """Call ``visit(board, point)`` before every move (passes excepted) of every game in
+    ``texts`` (SGF, any board size, handicap stones included), the board with the mover
+    to move. A game is cut at its first move our rules reject or for which ``visit``
+    returns False; games of fewer than ``min_moves`` moves are skipped."""
     for text in texts:
         try:
             game = parse_sgf(text)
@@ -480,7 +472,7 @@ def _replay(texts: Iterable[str], visit: Callable[[Board, Color, int], bool],
                     break
                 if not move.is_pass:
                     board.turn = color
-                    if not visit(board, color, move.point(board.size)):
+                    if not visit(board, move.point(board.size)):
                         break
                 board.push(move, color)
         if on_game is not None:
@@ -493,7 +485,7 @@ def harvest(texts: Iterable[str], min_count: int,
     neighbourhoods of at least ``min_count`` of the moves played in ``texts``."""
     played: list[np.ndarray] = []
 
-    def visit(board: Board, color: Color, point: int) -> bool:
+    def visit(board: Board, point: int) -> bool:
         out = np.empty((8, len(spatial.ENDS)), np.uint64)
         spatial.hashes_at(board._s[0], board.size, point, board._s[8][K.M_TOMOVE], out)
         played.append(out)
@@ -514,11 +506,13 @@ def sgf_positions(texts: Iterable[str], dictionary: np.ndarray,
     keys: list[np.ndarray] = []
     counts: list[np.ndarray] = []
     winners: list[int] = []
+    scratch: dict[int, tuple[Any, np.ndarray, np.ndarray, np.ndarray]] = {}  # by board size
 
-    def visit(board: Board, color: Color, point: int) -> bool:
-        stack, tmp = _scratch(board)
-        points = np.empty(board.size ** 2, np.int64)
-        ckeys = np.empty(board.size ** 2, np.int64)
+    def visit(board: Board, point: int) -> bool:
+        if board.size not in scratch:
+            scratch[board.size] = (*_scratch(board), np.empty(board.points, np.int64),
+                                   np.empty(board.points, np.int64))
+        stack, tmp, points, ckeys = scratch[board.size]
         n = candidate_keys(board._g, board._s, stack, tmp, board.rules.suicide, dictionary,
                            points, ckeys)
         hit = np.flatnonzero(points[:n] == point)

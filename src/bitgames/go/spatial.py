@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from bitgames.core import jit, rng
+from bitgames.go import kernels as K
 
 #: the smallest and largest neighbourhood sizes hashed (gridcular distance)
 MIN_SIZE = 4
@@ -57,17 +58,25 @@ def _offsets() -> list[tuple[int, int]]:
     return sorted(out, key=lambda o: (_distance(*o), o))
 
 
+def turn(dr: int, dc: int, s: int) -> tuple[int, int]:
+    """The offset (``dr``, ``dc``) under symmetry ``s`` of the square (0-7): ``s // 2``
+    quarter turns, then a reflection of the columns if ``s`` is odd.
+
+    >>> [turn(1, 2, s) for s in (0, 1, 2, 3)]
+    [(1, 2), (1, -2), (2, -1), (2, 1)]
+    """
+    for _ in range(s >> 1):
+        dr, dc = dc, -dr
+    return (dr, -dc) if s & 1 else (dr, dc)
+
+
 def _turned(offsets: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
     """``int64[8, n]`` rows and columns of the offsets under the eight symmetries."""
     rows = np.empty((8, len(offsets)), np.int64)
     cols = np.empty((8, len(offsets)), np.int64)
     for s in range(8):
         for k, (dr, dc) in enumerate(offsets):
-            for _ in range(s >> 1):
-                dr, dc = dc, -dr
-            if s & 1:
-                dc = -dc
-            rows[s, k], cols[s, k] = dr, dc
+            rows[s, k], cols[s, k] = turn(dr, dc, s)
     return rows, cols
 
 
@@ -145,7 +154,7 @@ def hashes(board: Any, move: str) -> np.ndarray:
     :class:`bitgames.go.Board`): ``uint64[8, len(ENDS)]``."""
     p = board.parse_move(move).point(board.size)
     out = np.empty((8, len(ENDS)), np.uint64)
-    hashes_at(board._s[0], board.size, p, board._s[8][2], out)  # the side to move, 1 or 2
+    hashes_at(board._s[0], board.size, p, board._s[8][K.M_TOMOVE], out)
     return out
 
 
@@ -178,9 +187,7 @@ def build(played: np.ndarray, min_count: int) -> np.ndarray:
     values, counts = np.unique(canonical, return_counts=True)
     kept = values[counts >= min_count]
     number = np.searchsorted(kept, canonical)
-    keep = kept[np.minimum(number, len(kept) - 1)] == canonical if len(kept) else \
-        np.zeros(canonical.shape, bool)
-    move, size = np.nonzero(keep)
+    move, size = np.nonzero(np.isin(canonical, kept))
     pairs = np.stack([played[move, :, size].ravel(),
                       np.repeat(number[move, size] + 1, 8).astype(np.uint64)])
     pairs = np.unique(pairs, axis=1)  # sorted by hash
