@@ -96,7 +96,7 @@ def test_playouts_replay_through_board(size: int) -> None:
         _replay_playout(size, seed, [], 3 * size * size)
 
 
-@pytest.mark.parametrize("policy", [K.CAPTURE, K.TACTICS, K.PATTERNS, K.LEARNED])
+@pytest.mark.parametrize("policy", [K.CAPTURE, K.TACTICS, K.PATTERNS, K.LEARNED, K.LIBERTIES])
 def test_policy_playouts_replay_through_board(policy: int) -> None:
     for seed in range(8):
         _replay_playout(9, seed, [], 243, policy)
@@ -116,6 +116,41 @@ def test_patterns_saves_a_block_in_atari_by_capturing_next_to_it() -> None:
             K.playout(board._g, s, R.new_state(seed), 1, np.zeros(81, np.int8), trace, policy,
                       K.NO_WEIGHTS)
             assert Move.from_point(int(trace[0]), 9) == Move.from_gtp(answer)
+
+
+def _first_moves(board: Board, policy: int, seeds: int = 20) -> set[Move]:
+    """The first move of ``seeds`` one-move playouts of ``policy`` from ``board``."""
+    moves = set()
+    for seed in range(seeds):
+        s = K.copy_state(board._s)
+        trace = np.zeros(1, np.int32)
+        K.playout(board._g, s, R.new_state(seed), 1, np.zeros(board.size**2, np.int8), trace,
+                  policy, F.policy_weights(policy))
+        moves.add(Move.from_point(int(trace[0]), board.size))
+    return moves
+
+
+def test_liberties_ataris_a_block_of_two_liberties_that_cannot_escape() -> None:
+    """White's A2 joins B2: two liberties, A1 and B1, inside Black's A3 B3 C2. An atari
+    from B1 leaves White only A1, where it would have one liberty; an atari from A1
+    would leave Black's stone one liberty (B1). LIBERTIES plays B1 every time; LEARNED
+    does not."""
+    board = Board(size=9)
+    for vertex in ("A3", "B2", "B3", "G7", "C2", "A2"):
+        board.push(Move.from_gtp(vertex))
+    assert _first_moves(board, K.LIBERTIES) == {Move.from_gtp("B1")}
+    assert len(_first_moves(board, K.LEARNED)) > 1
+
+
+def test_liberties_gives_a_block_of_two_liberties_more() -> None:
+    """White's E5 leaves Black's D5 two liberties (D4, D6) between C5 and E5: LIBERTIES
+    extends on one of them (four liberties either way); the last move's block has three
+    liberties, so there is nothing to atari."""
+    board = Board(size=9)
+    for vertex in ("D5", "C5", "J9", "E5"):
+        board.push(Move.from_gtp(vertex))
+    assert _first_moves(board, K.LIBERTIES) <= {Move.from_gtp("D4"), Move.from_gtp("D6")}
+    assert len(_first_moves(board, K.LEARNED)) > 2
 
 
 def test_playout_from_position_and_cap() -> None:

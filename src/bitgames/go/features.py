@@ -418,13 +418,14 @@ def playout_weights(table: np.ndarray, scale: float = LOCAL_WEIGHT) -> np.ndarra
 @cache
 def policy_weights(policy: int, scale: float = LOCAL_WEIGHT) -> np.ndarray:
     """The ``weights`` argument of the playout kernels for ``policy``: the shipped
-    strengths' :func:`playout_weights` for :data:`bitgames.go.kernels.LEARNED`,
-    :data:`bitgames.go.kernels.NO_WEIGHTS` for the others (cached).
+    strengths' :func:`playout_weights` for :data:`bitgames.go.kernels.LEARNED` and
+    :data:`bitgames.go.kernels.LIBERTIES`, :data:`bitgames.go.kernels.NO_WEIGHTS` for the
+    others (cached).
 
     >>> policy_weights(K.PATTERNS) is K.NO_WEIGHTS, policy_weights(K.LEARNED).shape
     (True, (2, 65536))
     """
-    return playout_weights(load(), scale) if policy == K.LEARNED else K.NO_WEIGHTS
+    return playout_weights(load(), scale) if policy >= K.LEARNED else K.NO_WEIGHTS
 
 
 # --------------------------------------------------------------------------- training

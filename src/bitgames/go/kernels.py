@@ -90,12 +90,15 @@ PASS = -1
 #: it, 1 for the four diagonal ones, ``code`` the 3x3 neighbourhood of ``q`` seen from the
 #: mover: 1 its stones, 2 the opponent's), every empty point of the board weighs 1 for the
 #: random move, and a draw that falls on the random move, or on no playable neighbour,
-#: plays it (:func:`bitgames.go.features.playout_weights` makes the weights)
-LIGHT, CAPTURE, TACTICS, PATTERNS, LEARNED = 0, 1, 2, 3, 4
+#: plays it (:func:`bitgames.go.features.playout_weights` makes the weights); LIBERTIES is
+#: LEARNED that, when no atari needs an answer, also reads blocks of two liberties next to
+#: the last move (:func:`_two_liberty_move`): it ataris the last move's block when that
+#: leaves it no escape, else gives a block of ours two liberties more
+LIGHT, CAPTURE, TACTICS, PATTERNS, LEARNED, LIBERTIES = 0, 1, 2, 3, 4, 5
 
 #: the policies by name (command-line options)
 POLICIES = {"light": LIGHT, "capture": CAPTURE, "tactics": TACTICS, "patterns": PATTERNS,
-            "learned": LEARNED}
+            "learned": LEARNED, "liberties": LIBERTIES}
 
 #: the ``weights`` of the playout kernels for the policies that read none (read-only,
 #: like the weights of :func:`bitgames.go.features.playout_weights`: one compiled type)
@@ -434,6 +437,70 @@ def _counter_capture(nbr: np.ndarray, nnbr: np.ndarray, color: np.ndarray, root:
                     lib = _atari_liberty(libs, root[u])
                     if lib != ko:
                         p = lib
+    return p
+
+
+@jit.njit(nogil=True, inline="always")
+def _two_libs(libs: np.ndarray, r: int) -> tuple[int, int]:
+    """The two lowest liberties of the block rooted at ``r`` (-1 where it has fewer). No
+    early return (see :func:`_stone`)."""
+    a = -1
+    b = -1
+    for w in range(libs.shape[1]):
+        word = libs[r, w]
+        while word != U(0) and b < 0:
+            q = w * 64 + ctz(word)
+            word &= word - U(1)
+            if a < 0:
+                a = q
+            else:
+                b = q
+    return a, b
+
+
+@jit.njit(nogil=True, inline="always")
+def _two_liberty_move(g: Any, s: Any, tmp: np.ndarray, last: int, c: int, ko: int) -> int:
+    """The LIBERTIES playouts' answer to the opponent's stone on ``last`` when blocks of two
+    liberties touch it, or -1 (colour ``c`` to move, ``ko`` forbidden). First, when the
+    last move's block has two liberties, atari it from the one that leaves it no escape:
+    the block extending on its other liberty would have at most one, and captures nothing,
+    and our stone keeps two liberties or captures. Else, for a block of ours next to the
+    last move with two liberties, the liberty that gives it the most, if at least three.
+    Every move passes :func:`_playable` (safe). No early return (see :func:`_stone`).
+    """
+    nbr, nnbr, diag, ndiag, nbrmask, zob = g
+    color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
+    opp = 3 - c
+    p = -1
+    rl = np.int64(root[last])
+    if libcount(libs, rl) == 2:
+        a, b = _two_libs(libs, rl)
+        for k in range(2):
+            x = a if k == 0 else b  # our atari
+            y = b if k == 0 else a  # the block's escape
+            if p < 0:
+                esc, _, saved = _libs_after(nbr, nnbr, nbrmask, color, root, nst, libs, bits,
+                                            tmp, y, opp)
+                if not saved and esc <= 2:  # ``esc`` counts x, which our stone takes
+                    n, _, takes = _libs_after(nbr, nnbr, nbrmask, color, root, nst, libs,
+                                              bits, tmp, x, c)
+                    if (takes or n >= 2) and _playable(g, s, tmp, x, c, ko, True):
+                        p = x
+    for j in range(nnbr[last]):
+        q = nbr[last, j]
+        if p < 0 and color[q] == c:
+            rq = np.int64(root[q])
+            if libcount(libs, rq) == 2:
+                a, b = _two_libs(libs, rq)
+                most = 2
+                for k in range(2):
+                    x = a if k == 0 else b
+                    n, _, takes = _libs_after(nbr, nnbr, nbrmask, color, root, nst, libs,
+                                              bits, tmp, x, c)
+                    n = 3 if takes and n < 3 else n
+                    if n > most and _playable(g, s, tmp, x, c, ko, True):
+                        most = n
+                        p = x
     return p
 
 
@@ -1030,6 +1097,9 @@ def _playout_moves(
                     if e >= 2:
                         p = lib
                         break
+        # ---- blocks of two liberties next to the last move (LIBERTIES)
+        if p < 0 and policy >= LIBERTIES and last >= 0 and color[last] == opp:
+            p = _two_liberty_move(g, s, tmp, last, c, ko)
         # ---- a shape next to the last move: a MoGo pattern (PATTERNS) or a point drawn
         # by its learned weight against the random move's (LEARNED)
         if p < 0 and policy >= PATTERNS and last >= 0:
