@@ -34,7 +34,7 @@ players:
   level:N        the built-in engine at level 1-10 (100 ... 500000 playouts per move;
                  5, 3000 playouts, by default), with any of
   nodes:N        playouts per move           time:S       seconds per move
-  policy:NAME    light, capture, tactics, patterns, learned (default), liberties
+  policy:NAME    light, capture, tactics, patterns, learned, liberties (default)
   seed:N         random seed (default 0)     resign:P     resign below win rate P
                                                           (default 0.1; 0: never)
   uct:X, rave_bias:X, prior:X, expand_at:X, shape_prior:X, ladder_prior:X, pattern_prior:X,
@@ -77,8 +77,8 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--policy",
         choices=POLICY_NAMES,
-        default="learned",
-        help="playout policy of the engine (default learned)",
+        default="liberties",
+        help="playout policy of the engine (default liberties)",
     )
 
 
@@ -305,7 +305,7 @@ def _match_engine(options: dict[str, str]) -> Any:
     if unknown:
         raise BitgamesError(f"unknown Go engine option(s) {', '.join(sorted(unknown))} "
                             f"(known: policy, seed, threads, {', '.join(ENGINE_FLOATS)})")
-    policy = options.get("policy", "learned")
+    policy = options.get("policy", "liberties")
     if policy not in POLICY_NAMES:
         raise BitgamesError(f"policy must be one of {', '.join(POLICY_NAMES)}, got {policy!r}")
     values: dict[str, float] = {}
