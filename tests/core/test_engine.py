@@ -20,6 +20,7 @@ from bitgames.core.engine import (
     TimeManager,
     Unit,
     interruptible,
+    uninterrupted,
 )
 from bitgames.core.errors import BitgamesError
 
@@ -170,6 +171,25 @@ def test_interruptible_turns_sigint_into_a_stop() -> None:
         assert pressed == [True] and stopped.is_set()
     # the previous handler is back
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_uninterrupted_holds_sigint_until_the_block_ends() -> None:
+    finished = []
+    with pytest.raises(KeyboardInterrupt):
+        with uninterrupted():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.1)  # the signal is delivered here, and waits
+            finished.append(True)
+    assert finished == [True]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    # inside interruptible, the held Ctrl-C goes to its handler instead of raising
+    stopped = threading.Event()
+    with interruptible(stopped.set) as pressed:
+        with uninterrupted():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.1)
+            assert pressed == [False]
+        assert pressed == [True] and stopped.is_set()
 
 
 def test_second_sigint_raises_keyboard_interrupt() -> None:

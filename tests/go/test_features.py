@@ -6,11 +6,13 @@ Burnside's count, MM against strengths it must recover, and the ``go patterns`` 
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -225,6 +227,24 @@ def test_a_table_of_another_feature_set_is_refused(tmp_path: Path) -> None:
              small=shipped.small, source=np.array(""))
     with pytest.raises(BitgamesError, match="without spatial patterns"):
         F.Gammas.read(tmp_path / "older.npz")
+
+
+def test_ctrl_c_during_a_save_waits_for_the_file(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C that arrives while the table is written (the cause of a failure in CI:
+    the zip archive could not be closed) raises only once the file is complete."""
+    savez = np.savez_compressed
+
+    def interrupted_savez(*args: Any, **kwargs: Any) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        savez(*args, **kwargs)
+
+    monkeypatch.setattr(np, "savez_compressed", interrupted_savez)
+    out = tmp_path / "gammas.npz"
+    with pytest.raises(KeyboardInterrupt):
+        F.shipped().save(out)
+    assert np.array_equal(F.Gammas.read(out).dictionary, F.shipped().dictionary)
 
 
 def test_ctrl_c_keeps_the_last_sweep(tmp_path: Path) -> None:

@@ -410,6 +410,33 @@ def interruptible(on_interrupt: Callable[[], None]) -> Iterator[list[bool]]:
         signal.signal(signal.SIGINT, previous)
 
 
+@contextlib.contextmanager
+def uninterrupted() -> Iterator[None]:
+    """Within the block, Ctrl-C (SIGINT) waits for the block to end: a file being written
+    is finished, then the handler in place before (``KeyboardInterrupt`` by default)
+    runs. Outside the main thread this does nothing.
+
+    >>> with uninterrupted():
+    ...     done = True
+    >>> done
+    True
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        if callable(previous):
+            previous(signal.SIGINT, None)
+        elif previous != signal.SIG_IGN:
+            raise KeyboardInterrupt
+
+
 def run_in_worker(job: Callable[[], T], tick: Callable[[], None] | None = None) -> T:
     """``job()`` run in a worker thread while this thread waits in short joins, calling
     ``tick()`` (if given) after each: to draw the progress a kernel writes into an array.

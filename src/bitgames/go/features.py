@@ -68,6 +68,7 @@ from typing import Any
 import numpy as np
 
 from bitgames.core import jit
+from bitgames.core.engine import uninterrupted
 from bitgames.core.errors import BitgamesError
 from bitgames.go import kernels as K
 from bitgames.go import patterns, spatial
@@ -326,17 +327,19 @@ class Gammas:
         return out
 
     def save(self, path: str | Path) -> None:
-        """Write the table to ``path`` (``.npz``) in one step: a stop midway leaves the
-        previous file whole."""
+        """Write the table to ``path`` (``.npz``) in one step: a Ctrl-C meanwhile waits
+        for the file to be written (a zip archive stopped midway cannot even be closed),
+        and a stop by any other cause leaves the previous file whole."""
         path = Path(path)
         part = path.with_name(path.name + ".part")
-        with open(part, "wb") as f:
-            np.savez_compressed(f, shapes=self.shapes.astype(np.int32),
-                                shape_gammas=self.shape_gammas.astype(np.float32),
-                                small=self.small, dictionary=self.dictionary,
-                                pattern_gammas=self.pattern_gammas.astype(np.float32),
-                                source=np.array(self.source))
-        os.replace(part, path)
+        with uninterrupted():
+            with open(part, "wb") as f:
+                np.savez_compressed(f, shapes=self.shapes.astype(np.int32),
+                                    shape_gammas=self.shape_gammas.astype(np.float32),
+                                    small=self.small, dictionary=self.dictionary,
+                                    pattern_gammas=self.pattern_gammas.astype(np.float32),
+                                    source=np.array(self.source))
+            os.replace(part, path)
 
     @staticmethod
     def read(path: str | Path) -> Gammas:
