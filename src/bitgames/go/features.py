@@ -58,7 +58,6 @@ The features of a move at the empty point ``p`` for the colour ``c`` to move
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -70,6 +69,7 @@ import numpy as np
 from bitgames.core import jit
 from bitgames.core.engine import uninterrupted
 from bitgames.core.errors import BitgamesError
+from bitgames.core.files import atomic_write
 from bitgames.go import kernels as K
 from bitgames.go import patterns, spatial
 from bitgames.go.board import BLACK, WHITE, Board, Move
@@ -330,16 +330,12 @@ class Gammas:
         """Write the table to ``path`` (``.npz``) in one step: a Ctrl-C meanwhile waits
         for the file to be written (a zip archive stopped midway cannot even be closed),
         and a stop by any other cause leaves the previous file whole."""
-        path = Path(path)
-        part = path.with_name(path.name + ".part")
-        with uninterrupted():
-            with open(part, "wb") as f:
-                np.savez_compressed(f, shapes=self.shapes.astype(np.int32),
-                                    shape_gammas=self.shape_gammas.astype(np.float32),
-                                    small=self.small, dictionary=self.dictionary,
-                                    pattern_gammas=self.pattern_gammas.astype(np.float32),
-                                    source=np.array(self.source))
-            os.replace(part, path)
+        with uninterrupted(), atomic_write(path, "strength table") as f:
+            np.savez_compressed(f, shapes=self.shapes.astype(np.int32),
+                                shape_gammas=self.shape_gammas.astype(np.float32),
+                                small=self.small, dictionary=self.dictionary,
+                                pattern_gammas=self.pattern_gammas.astype(np.float32),
+                                source=np.array(self.source))
 
     @staticmethod
     def read(path: str | Path) -> Gammas:
