@@ -10,6 +10,7 @@ full disk. So:
   the target (``os.replace``) only once it is complete: the target is always either the
   old file or the new one. The temporary file is removed on failure, and one left by a
   killed process (its name holds the writer's process id) is removed by the next write;
+  a Ctrl-C during the write takes effect once the file is in place;
 - :func:`file_lock` keeps two processes from writing one file at once;
 - :func:`load_npz` reads a ``.npz`` archive without pickles and checks each array's
   presence, kind and number of dimensions.
@@ -45,6 +46,7 @@ from typing import IO
 
 import numpy as np
 
+from bitgames.core.engine import uninterrupted
 from bitgames.core.errors import BitgamesError
 
 __all__ = ["FileError", "atomic_write", "file_lock", "load_npz", "read_text"]
@@ -128,8 +130,11 @@ def _alive(pid: int) -> bool:
 def atomic_write(path: str | Path, what: str = "file") -> Iterator[IO[bytes]]:
     """A binary file to write ``path`` through: the data goes to a temporary file in the
     same folder, flushed to disk and renamed over ``path`` when the block ends without an
-    error; on an error (a full disk, Ctrl-C) the temporary file is removed and ``path``
-    is left as it was. Temporary files left by killed writers are removed first.
+    error; on an error (a full disk) the temporary file is removed and ``path`` is left
+    as it was. A Ctrl-C meanwhile waits until the new file is in place
+    (:func:`bitgames.core.engine.uninterrupted`: numpy's zip writer, stopped midway,
+    cannot even close its archive). Temporary files left by killed writers are removed
+    first.
     An ``OSError`` becomes a :class:`FileError` naming ``path``.
 
     >>> import tempfile
@@ -147,20 +152,21 @@ def atomic_write(path: str | Path, what: str = "file") -> Iterator[IO[bytes]]:
         f = open(tmp, "wb")  # noqa: SIM115 - closed below, before the rename
     except OSError as exc:
         raise _fail(path, what, f"cannot write: {_os_problem(exc)}") from None
-    try:
-        with f:
-            yield f
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise _fail(path, what, f"cannot write: {_os_problem(exc)}") from None
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    with uninterrupted():
+        try:
+            with f:
+                yield f
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise _fail(path, what, f"cannot write: {_os_problem(exc)}") from None
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
 
 
 @contextlib.contextmanager

@@ -67,7 +67,6 @@ from typing import Any
 import numpy as np
 
 from bitgames.core import jit
-from bitgames.core.engine import uninterrupted
 from bitgames.core.errors import BitgamesError
 from bitgames.core.files import atomic_write
 from bitgames.go import kernels as K
@@ -328,9 +327,9 @@ class Gammas:
 
     def save(self, path: str | Path) -> None:
         """Write the table to ``path`` (``.npz``) in one step: a Ctrl-C meanwhile waits
-        for the file to be written (a zip archive stopped midway cannot even be closed),
-        and a stop by any other cause leaves the previous file whole."""
-        with uninterrupted(), atomic_write(path, "strength table") as f:
+        for the file to be written, and a stop by any other cause leaves the previous
+        file whole (:func:`bitgames.core.files.atomic_write`)."""
+        with atomic_write(path, "strength table") as f:
             np.savez_compressed(f, shapes=self.shapes.astype(np.int32),
                                 shape_gammas=self.shape_gammas.astype(np.float32),
                                 small=self.small, dictionary=self.dictionary,
