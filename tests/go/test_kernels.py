@@ -79,11 +79,9 @@ def _replay_playout(
         caught = board.captures(c)
         board.push(Move.from_point(m, size))
         if policy >= K.TACTICS:
-            # never a self-atari of two or more stones, unless the move captures or (NAKADE)
-            # the block is a shape that, once captured, leaves a dead eye space
+            # never a self-atari of two or more stones, unless the move captures
             stones, libs = board.block(m)
-            assert (len(stones) < 2 or len(libs) >= 2 or board.captures(c) > caught
-                    or policy >= K.NAKADE and _is_dead_shape(stones, size))
+            assert len(stones) < 2 or len(libs) >= 2 or board.captures(c) > caught
     assert board.area() == score
     assert np.array_equal(board._s[0], s[0])
     assert board.captures(BLACK) == s[8][K.M_CAPS] and board.captures(WHITE) == s[8][K.M_CAPS + 1]
@@ -92,45 +90,13 @@ def _replay_playout(
         assert board.is_game_over()
 
 
-#: the eye spaces that cannot make two eyes when the opponent plays their vital point
-#: (besides any of three points or fewer), drawn as in go books
-DEAD_SHAPES = {
-    "square four": ["XX", "XX"],
-    "pyramid four": [".X.", "XXX"],
-    "bulky five": ["XX.", "XXX"],
-    "crossed five": [".X.", "XXX", ".X."],
-    "rabbity six": [".X.", "XXX", ".XX"],
-}
-
-
-def _normal(cells: set[tuple[int, int]]) -> frozenset[tuple[int, int]]:
-    """``cells`` moved to the origin, in the least of its eight rotations and mirrors."""
-    forms = []
-    for _ in range(2):
-        for _ in range(4):
-            cells = {(c, -r) for r, c in cells}
-            r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
-            forms.append(tuple(sorted((r - r0, c - c0) for r, c in cells)))
-        cells = {(r, -c) for r, c in cells}
-    return frozenset(min(forms))
-
-
-_DEAD = {_normal({(r, c) for r, row in enumerate(rows) for c, x in enumerate(row) if x == "X"})
-         for rows in DEAD_SHAPES.values()}
-
-
-def _is_dead_shape(points: list[int], size: int) -> bool:
-    return len(points) <= 3 or _normal({divmod(p, size) for p in points}) in _DEAD
-
-
 @pytest.mark.parametrize("size", [9, 13, 19, 5])
 def test_playouts_replay_through_board(size: int) -> None:
     for seed in range(6):
         _replay_playout(size, seed, [], 3 * size * size)
 
 
-@pytest.mark.parametrize("policy", [K.CAPTURE, K.TACTICS, K.PATTERNS, K.LEARNED, K.LIBERTIES,
-                                    K.NAKADE])
+@pytest.mark.parametrize("policy", [K.CAPTURE, K.TACTICS, K.PATTERNS, K.LEARNED, K.LIBERTIES])
 def test_policy_playouts_replay_through_board(policy: int) -> None:
     for seed in range(8):
         _replay_playout(9, seed, [], 243, policy)
@@ -185,35 +151,6 @@ def test_liberties_gives_a_block_of_two_liberties_more() -> None:
         board.push(Move.from_gtp(vertex))
     assert _first_moves(board, K.LIBERTIES) <= {Move.from_gtp("D4"), Move.from_gtp("D6")}
     assert len(_first_moves(board, K.LEARNED)) > 2
-
-
-def _inside(black: list[str], empty: list[str]) -> Board:
-    """A 7x7 board all White but for Black's ``black`` and the ``empty`` points, Black to
-    move."""
-    board = Board(size=7)
-    white = [board.vertex(p) for p in range(49)
-             if board.vertex(p) not in black and board.vertex(p) not in empty]
-    board.setup(black=black, white=white)
-    board.turn = BLACK
-    return board
-
-
-def test_nakade_kills_from_inside_a_dead_shape() -> None:
-    """White's only eye space is the pyramid C4 D4 E4 D3, where Black's D4 E4 share
-    White's two liberties. Either move puts three Black stones into atari (and White
-    with them), in a bent or straight three: once captured, a space White cannot make
-    two eyes of. NAKADE plays them; LIBERTIES, which never puts two or more stones into
-    atari, passes."""
-    board = _inside(["D4", "E4"], ["C4", "D3"])
-    assert _first_moves(board, K.NAKADE) == {Move.from_gtp("C4"), Move.from_gtp("D3")}
-    assert _first_moves(board, K.LIBERTIES) == {Move.from_gtp("pass")}
-
-
-def test_nakade_leaves_a_space_that_would_live() -> None:
-    """The straight five C4-G4 with Black on D4 E4 F4: either move makes a straight
-    four, which once captured gives White two eyes. NAKADE passes."""
-    board = _inside(["D4", "E4", "F4"], ["C4", "G4"])
-    assert _first_moves(board, K.NAKADE) == {Move.from_gtp("pass")}
 
 
 def test_playout_from_position_and_cap() -> None:

@@ -34,8 +34,7 @@ players:
   level:N        the built-in engine at level 1-10 (100 ... 500000 playouts per move;
                  5, 3000 playouts, by default), with any of
   nodes:N        playouts per move           time:S       seconds per move
-  policy:NAME    light, capture, tactics, patterns, learned, liberties (default),
-                 nakade
+  policy:NAME    light, capture, tactics, patterns, learned, liberties (default)
   seed:N         random seed (default 0)     resign:P     resign below win rate P
                                                           (default 0.1; 0: never)
   uct:X, rave_bias:X, prior:X, expand_at:X, shape_prior:X, ladder_prior:X, pattern_prior:X,
@@ -54,7 +53,7 @@ scoring, positional superko) give it the same rules,
 
 #: playout policies by name (`bitgames.go.kernels.POLICIES`, not imported here: building
 #: the parser must not load the kernels)
-POLICY_NAMES = ("light", "capture", "tactics", "patterns", "learned", "liberties", "nakade")
+POLICY_NAMES = ("light", "capture", "tactics", "patterns", "learned", "liberties")
 #: the default --min-count of 'go patterns' (the shipped table's, see go/data/README.md)
 MIN_COUNT = 10
 

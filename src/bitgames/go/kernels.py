@@ -93,16 +93,12 @@ PASS = -1
 #: plays it (:func:`bitgames.go.features.playout_weights` makes the weights); LIBERTIES is
 #: LEARNED that, when no atari needs an answer, also reads blocks of two liberties next to
 #: the last move (:func:`_two_liberty_move`): it ataris the last move's block when that
-#: leaves it no escape, else gives a block of ours two liberties more; NAKADE is
-#: LIBERTIES that also plays the self-ataris that kill from inside (:func:`_dead_shape`):
-#: a block of at most six stones in a shape that, once captured, leaves an eye space
-#: that cannot make two eyes
-LIGHT, CAPTURE, TACTICS, PATTERNS, LEARNED, LIBERTIES, NAKADE = 0, 1, 2, 3, 4, 5, 6
+#: leaves it no escape, else gives a block of ours two liberties more
+LIGHT, CAPTURE, TACTICS, PATTERNS, LEARNED, LIBERTIES = 0, 1, 2, 3, 4, 5
 
 #: the policies by name (command-line options)
 POLICIES = {"light": LIGHT, "capture": CAPTURE, "tactics": TACTICS, "patterns": PATTERNS,
-            "learned": LEARNED, "liberties": LIBERTIES,
-            "nakade": NAKADE}
+            "learned": LEARNED, "liberties": LIBERTIES}
 
 #: the ``weights`` of the playout kernels for the policies that read none (read-only,
 #: like the weights of :func:`bitgames.go.features.playout_weights`: one compiled type)
@@ -463,8 +459,7 @@ def _two_libs(libs: np.ndarray, r: int) -> tuple[int, int]:
 
 
 @jit.njit(nogil=True, inline="always")
-def _two_liberty_move(g: Any, s: Any, tmp: np.ndarray, last: int, c: int, ko: int,
-                      safe: int) -> int:
+def _two_liberty_move(g: Any, s: Any, tmp: np.ndarray, last: int, c: int, ko: int) -> int:
     """The LIBERTIES playouts' answer to the opponent's stone on ``last`` when blocks of two
     liberties touch it, or -1 (colour ``c`` to move, ``ko`` forbidden). First, when the
     last move's block has two liberties, atari it from the one that leaves it no escape:
@@ -489,7 +484,7 @@ def _two_liberty_move(g: Any, s: Any, tmp: np.ndarray, last: int, c: int, ko: in
                 if not saved and esc <= 2:  # ``esc`` counts x, which our stone takes
                     n, _, takes = _libs_after(nbr, nnbr, nbrmask, color, root, nst, libs,
                                               bits, tmp, x, c)
-                    if (takes or n >= 2) and _playable(g, s, tmp, x, c, ko, safe):
+                    if (takes or n >= 2) and _playable(g, s, tmp, x, c, ko, True):
                         p = x
     for j in range(nnbr[last]):
         q = nbr[last, j]
@@ -503,60 +498,14 @@ def _two_liberty_move(g: Any, s: Any, tmp: np.ndarray, last: int, c: int, ko: in
                     n, _, takes = _libs_after(nbr, nnbr, nbrmask, color, root, nst, libs,
                                               bits, tmp, x, c)
                     n = 3 if takes and n < 3 else n
-                    if n > most and _playable(g, s, tmp, x, c, ko, safe):
+                    if n > most and _playable(g, s, tmp, x, c, ko, True):
                         most = n
                         p = x
     return p
 
 
 @jit.njit(nogil=True, inline="always")
-def _dead_shape(nbrmask: np.ndarray, nbr: np.ndarray, nnbr: np.ndarray, color: np.ndarray,
-                root: np.ndarray, stones: np.ndarray, tmp: np.ndarray, p: int, c: int) -> bool:
-    """Whether the block a stone of colour ``c`` on ``p`` would make, once captured,
-    leaves an eye space of a dead shape: at most six points, and either at most three,
-    or a square or pyramid four, a bulky or crossed five, a rabbity six (so that playing
-    it, a self-atari, kills from the inside: a nakade). ``tmp`` is scratch space of one
-    bitmap. No early return (see :func:`_stone`)."""
-    for k in range(tmp.shape[0]):
-        tmp[k] = U(0)
-    tmp[p >> 6] |= U(1) << U(p & 63)
-    for i in range(nnbr[p]):
-        q = nbr[p, i]
-        if color[q] == c:
-            r = root[q]
-            for k in range(tmp.shape[0]):
-                tmp[k] |= stones[r, k]
-    n = 0
-    for k in range(tmp.shape[0]):
-        n += popcount(tmp[k])
-    dead = False
-    if n <= 3:
-        dead = True
-    elif n <= 6:
-        edges2 = 0
-        most = 0
-        for k in range(tmp.shape[0]):
-            word = tmp[k]
-            while word != U(0):
-                pt = k * 64 + ctz(word)
-                word &= word - U(1)
-                d = 0
-                for j in range(tmp.shape[0]):
-                    d += popcount(nbrmask[pt, j] & tmp[j])
-                edges2 += d
-                most = max(most, d)
-        edges = edges2 // 2
-        if n == 4:
-            dead = most == 3 or edges == 4
-        elif n == 5:
-            dead = most == 4 or edges == 5
-        else:
-            dead = most == 4 and edges == 6
-    return dead
-
-
-@jit.njit(nogil=True, inline="always")
-def _playable(g: Any, s: Any, tmp: np.ndarray, p: int, c: int, ko: int, safe: int) -> bool:
+def _playable(g: Any, s: Any, tmp: np.ndarray, p: int, c: int, ko: int, safe: bool) -> bool:
     """Whether the playouts may play colour ``c`` on the empty point ``p`` of state ``s``:
     legal under simple ko (``ko``), not the mover's own eye and, when ``safe``, not a
     self-atari of a block of two or more stones unless it captures. ``tmp`` is scratch
@@ -601,14 +550,12 @@ def _playable(g: Any, s: Any, tmp: np.ndarray, p: int, c: int, ko: int, safe: in
                 nbr, nnbr, nbrmask, color, root, nst, libs, bits, tmp, p, c
             )
             ok = takes or n >= 2 or size < 2
-            if not ok and safe == 2:
-                ok = _dead_shape(nbrmask, nbr, nnbr, color, root, stones, tmp, p, c)
     return ok
 
 
 @jit.njit(nogil=True, inline="always")
 def _draw_playable(g: Any, s: Any, tmp: np.ndarray, pts: Any, n: int, pos: np.ndarray,
-                   track: bool, rng: np.ndarray, c: int, ko: int, safe: int) -> int:
+                   track: bool, rng: np.ndarray, c: int, ko: int, safe: bool) -> int:
     """A uniformly random point of ``pts[:n]`` that :func:`_playable` accepts, or -1:
     points are drawn without replacement and tested only when drawn. A rejected point
     is swapped behind the ones left; with ``track``, ``pos[q]`` (the index of each point
@@ -630,7 +577,7 @@ def _draw_playable(g: Any, s: Any, tmp: np.ndarray, pts: Any, n: int, pos: np.nd
 
 @jit.njit(nogil=True, inline="always")
 def _draw_weighted(g: Any, s: Any, tmp: np.ndarray, shape: np.ndarray, n: int, rest: int,
-                   rng: np.ndarray, c: int, ko: int, safe: int) -> int:
+                   rng: np.ndarray, c: int, ko: int, safe: bool) -> int:
     """A point of ``shape[:n]`` that :func:`_playable` accepts, drawn with probability its
     weight (``shape[8 + i]``) over the weights of the points not yet rejected plus
     ``rest``, or -1 when the draw falls on ``rest`` or no point is playable."""
@@ -1114,7 +1061,7 @@ def _playout_moves(
     cap_b = meta[M_CAPS]
     cap_w = meta[M_CAPS + 1]
     ntrace = trace.shape[0]
-    safe = 2 if policy >= NAKADE else 1 if policy >= TACTICS else 0
+    safe = policy >= TACTICS
     width = np.int64(np.sqrt(color.shape[0]) + 0.5)
     while passes < 2 and moves - start < max_moves:
         opp = 3 - c
@@ -1152,7 +1099,7 @@ def _playout_moves(
                         break
         # ---- blocks of two liberties next to the last move (LIBERTIES)
         if p < 0 and policy >= LIBERTIES and last >= 0 and color[last] == opp:
-            p = _two_liberty_move(g, s, tmp, last, c, ko, safe)
+            p = _two_liberty_move(g, s, tmp, last, c, ko)
         # ---- a shape next to the last move: a MoGo pattern (PATTERNS) or a point drawn
         # by its learned weight against the random move's (LEARNED)
         if p < 0 and policy >= PATTERNS and last >= 0:
