@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
+from typing import Any
 
+import numpy as np
 import pytest
 
 
@@ -28,6 +32,20 @@ def run_without_jit() -> Callable[..., str]:
         return out.stdout
 
     return run
+
+
+@pytest.fixture
+def sigint_inside_savez(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every ``np.savez_compressed`` of the test first sends this process a SIGINT and
+    lets it arrive, so that a Ctrl-C lands inside the writing of an archive."""
+    savez = np.savez_compressed
+
+    def interrupted_savez(*args: Any, **kwargs: Any) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # the signal is delivered here, inside the write
+        savez(*args, **kwargs)
+
+    monkeypatch.setattr(np, "savez_compressed", interrupted_savez)
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -9,9 +9,6 @@ survives a failed write); ``bitgames leiserchess uci`` starts with a corrupt clo
 from __future__ import annotations
 
 import io
-import os
-import signal
-import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -160,24 +157,15 @@ def test_atomic_write_keeps_the_old_file_on_failure(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(LOADERS))
-def test_ctrl_c_during_a_write_waits_for_the_file(name: str, tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.usefixtures("sigint_inside_savez")
+def test_ctrl_c_during_a_write_waits_for_the_file(name: str, tmp_path: Path) -> None:
     """A Ctrl-C that arrives while numpy writes the archive (the zip file could then not
     even be closed: the command failed with zipfile's error instead of stopping) raises
     only once the new file is complete and in place."""
     write, load = LOADERS[name]
-    savez = np.savez_compressed
-
-    def interrupted_savez(*args: Any, **kwargs: Any) -> None:
-        os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(0.05)  # the signal is delivered here, inside the write
-        savez(*args, **kwargs)
-
-    monkeypatch.setattr(np, "savez_compressed", interrupted_savez)
     path = tmp_path / "table.npz"
     with pytest.raises(KeyboardInterrupt):
         write(path)
-    monkeypatch.undo()
     load(path)
     assert sorted(p.name for p in tmp_path.iterdir() if ".tmp-" in p.name) == []
 

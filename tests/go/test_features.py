@@ -6,13 +6,11 @@ Burnside's count, MM against strengths it must recover, and the ``go patterns`` 
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -229,18 +227,10 @@ def test_a_table_of_another_feature_set_is_refused(tmp_path: Path) -> None:
         F.Gammas.read(tmp_path / "older.npz")
 
 
-def test_ctrl_c_during_a_save_waits_for_the_file(tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.usefixtures("sigint_inside_savez")
+def test_ctrl_c_during_a_save_waits_for_the_file(tmp_path: Path) -> None:
     """A Ctrl-C that arrives while the table is written (the cause of a failure in CI:
     the zip archive could not be closed) raises only once the file is complete."""
-    savez = np.savez_compressed
-
-    def interrupted_savez(*args: Any, **kwargs: Any) -> None:
-        os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(0.05)
-        savez(*args, **kwargs)
-
-    monkeypatch.setattr(np, "savez_compressed", interrupted_savez)
     out = tmp_path / "gammas.npz"
     with pytest.raises(KeyboardInterrupt):
         F.shipped().save(out)
