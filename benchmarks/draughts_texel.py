@@ -43,6 +43,7 @@ def play_chunk(out: str, index: int, variant: str, depth: int, seed: int) -> int
     """Play one chunk of games and save its positions; the number of positions."""
     engine = Engine(variant, table_bits=18)
     rows: list[tuple[int, int, int, int, int]] = []
+    scores: list[float] = []
     results: list[float] = []
     openings = random_openings(lambda: Board(variant=variant), CHUNK, 8, seed + index)
     for line in openings:
@@ -52,10 +53,12 @@ def play_chunk(out: str, index: int, variant: str, depth: int, seed: int) -> int
         engine.new_game()
         start = len(rows)
         while board.outcome() is None and len(board.move_stack) < 300:
+            found = engine.search(board, Limit(depth=depth))
             if not next(iter(board.legal_moves)).is_capture:
                 w, b, k, side = board.bitboards()
                 rows.append((w, b, k, side, len(results)))
-            board.push(engine.search(board, Limit(depth=depth)).move)
+                scores.append(found.score.value)
+            board.push(found.move)
         outcome = board.outcome()
         winner = None if outcome is None else outcome.winner
         results.append(0.5 if winner is None else 1.0 if winner else 0.0)
@@ -64,7 +67,7 @@ def play_chunk(out: str, index: int, variant: str, depth: int, seed: int) -> int
     data = np.array(rows, dtype=np.uint64).reshape(-1, 5)
     np.savez_compressed(Path(out) / f"chunk_{index:04d}.npz", w=data[:, 0], b=data[:, 1],
                         k=data[:, 2], side=data[:, 3], game=data[:, 4],
-                        result=np.array(results))
+                        result=np.array(results), score=np.array(scores))
     return len(rows)
 
 

@@ -72,8 +72,9 @@ def add_commands(sub: Any) -> None:
                        "prints each game and the Elo difference of A with its 95 % interval. "
                        "Built-in players take level:N, depth:N, nodes:N, time:S and the "
                        "engine options hash:BITS (table size, default 18), egdb:DIR "
-                       "(endgame tables) and evaluation weights by name (mobility:4, "
-                       "king_russian:300, ...); "
+                       "(endgame tables), evaluation weights by name (mobility:4, "
+                       "king_russian:300, ...) or patterns:FILE (a learned evaluation, "
+                       "benchmarks/draughts_patterns.py); "
                        "cmd:\"COMMAND\" drives an outside Hub engine, e.g. "
                        "cmd:\"python -m bitgames.cli draughts hub\". Records are PDN.")
     add_match_options(p, max_plies=300)
@@ -336,10 +337,12 @@ def match_kit(variant: str = "russian") -> Any:
 
     def engine(options: dict[str, str]) -> Any:
         from bitgames.draughts.eval import default_weights
+        from bitgames.draughts.patterns import load_patterns
         from bitgames.draughts.search import Engine
 
         numbers = {}
         tables = _tables(options.pop("egdb", None), variant)
+        learned = options.pop("patterns", None)
         for name, value in options.items():
             try:
                 numbers[name] = int(value)
@@ -347,8 +350,12 @@ def match_kit(variant: str = "russian") -> Any:
                 raise ValueError(f"draughts engine option {name}:{value} needs a whole "
                                  "number") from None
         bits = numbers.pop("hash", 18)
-        return Engine(variant, table_bits=bits, weights=default_weights(variant, **numbers),
-                      egdb=tables)
+        weights = default_weights(variant, **numbers)
+        if learned is not None:
+            if numbers:
+                raise ValueError("draughts engine option patterns: takes no hand weights")
+            weights = load_patterns(learned)
+        return Engine(variant, table_bits=bits, weights=weights, egdb=tables)
 
     def client(command: str) -> Any:
         from bitgames.draughts.hub import HubClient

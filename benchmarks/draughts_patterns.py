@@ -1,0 +1,122 @@
+"""Fit the learned draughts evaluation (``bitgames.draughts.patterns``) to search scores.
+
+Run: python benchmarks/draughts_texel.py games DATA --games 16000 --depth 6
+     python benchmarks/draughts_patterns.py DATA OUT.npz [--clip 600] [--damp 1.0]
+
+The games (``draughts_texel.py``, resumable) keep every quiet position of self-play from
+random openings with the score the engine's search gave it. This fits, by least squares,
+the pattern tables and the few weights for kings and mobility so that the static evaluation
+predicts those scores (in centi-men, clipped to ``--clip``; proven wins and losses are left
+out), holds out every tenth game, prints the held-out error of today's hand evaluation and
+of the fit, and writes the weight array to ``OUT.npz`` (``weights``), for the engine option
+``patterns:OUT.npz``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+from bitgames.draughts import eval as E
+from bitgames.draughts import kernels as K
+from bitgames.draughts import patterns as P
+
+
+def load(folder: str) -> dict[str, np.ndarray]:
+    """Every position of the chunks in ``folder`` with its score and game number."""
+    chunks = sorted(Path(folder).glob("chunk_*.npz"))
+    if not chunks:
+        raise SystemExit(f"no chunk_*.npz in {folder}: run draughts_texel.py games first")
+    parts: dict[str, list[np.ndarray]] = {key: [] for key in ("w", "b", "k", "side",
+                                                                "score", "game")}
+    for n, path in enumerate(chunks):
+        with np.load(path) as data:
+            if "score" not in data:
+                raise SystemExit(f"{path} has no search scores: made by an older version")
+            for key in ("w", "b", "k", "side", "score"):
+                parts[key].append(data[key])
+            parts["game"].append(data["game"].astype(np.int64) + n * 1000)
+    return {key: np.concatenate(value) for key, value in parts.items()}
+
+
+def design(data: dict[str, np.ndarray], variant: int) -> tuple[object, np.ndarray]:
+    """The sparse feature matrix (columns as the weights after ``P.FIRST``) and today's
+    hand evaluation of every position."""
+    from scipy import sparse
+
+    w, b, k, side = data["w"], data["b"], data["k"], data["side"].astype(np.int64)
+    n = len(w)
+    wm, bm, wk, bk = w & ~k, b & ~k, w & k, b & k
+    pattern = np.empty((n, P.N_WINDOWS), dtype=np.int64)
+    P.indices(wm, bm, side, pattern)
+    sign = np.where(side == 0, 1.0, -1.0)
+    men = np.array([bin(int(x)).count("1") for x in wm | bm], dtype=np.float64)
+    t = men / 24
+    kings = sign * (np.array([bin(int(x)).count("1") for x in wk])
+                    - np.array([bin(int(x)).count("1") for x in bk]))
+    road = sign * (np.array([bin(int(x & E.MAIN_ROAD)).count("1") for x in wk])
+                   - np.array([bin(int(x & E.MAIN_ROAD)).count("1") for x in bk]))
+    hand = E.default_weights("russian" if variant == K.RUSSIAN else "english")
+    mobility = np.empty(n)
+    today = np.empty(n)
+    for i in range(n):
+        wi, bi, ki = np.uint64(w[i]), np.uint64(b[i]), np.uint64(k[i])
+        mobility[i] = sign[i] * (K.count_quiet(wi, bi, ki, 0, variant)
+                                 - K.count_quiet(wi, bi, ki, 1, variant))
+        today[i] = E.evaluate(wi, bi, ki, int(side[i]), variant, hand)
+    dense = np.stack([kings * t, kings * (1 - t), mobility * t, mobility * (1 - t), road], 1)
+    rows = np.repeat(np.arange(n), 2 * P.N_WINDOWS)
+    window = np.arange(P.N_WINDOWS)
+    cols = np.concatenate([P.N_DENSE + window * P.PATTERNS + pattern,
+                           P.N_DENSE + (P.N_WINDOWS + window) * P.PATTERNS + pattern], 1)
+    vals = np.concatenate([np.repeat(t[:, None], P.N_WINDOWS, 1),
+                           np.repeat((1 - t)[:, None], P.N_WINDOWS, 1)], 1)
+    tables = sparse.csr_matrix((vals.ravel(), (rows, cols.ravel())),
+                               shape=(n, P.SIZE - P.FIRST))
+    x = sparse.hstack([sparse.csr_matrix(dense), tables[:, P.N_DENSE:]]).tocsr()
+    return x, today
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("data")
+    ap.add_argument("out")
+    ap.add_argument("--variant", choices=("russian", "english"), default="russian")
+    ap.add_argument("--clip", type=float, default=600.0)
+    ap.add_argument("--damp", type=float, default=1.0)
+    args = ap.parse_args()
+    from scipy.sparse.linalg import lsqr
+
+    variant = K.RUSSIAN if args.variant == "russian" else K.ENGLISH
+    data = load(args.data)
+    keep = np.isfinite(data["score"])
+    data = {key: value[keep] for key, value in data.items()}
+    y = np.clip(100 * data["score"], -args.clip, args.clip)
+    start = time.perf_counter()
+    x, today = design(data, variant)
+    held = data["game"] % 10 == 0
+    print(f"{len(y)} positions ({held.sum()} held out), features in "
+          f"{time.perf_counter() - start:.0f} s", flush=True)
+    scale = float(today[~held] @ y[~held] / (today[~held] @ today[~held]))
+    rms = float(np.sqrt(np.mean((np.clip(today[held] * scale, -args.clip, args.clip)
+                                 - y[held]) ** 2)))
+    print(f"hand evaluation (scaled by {scale:.3f}): held-out error {rms:.1f} centi-men")
+    start = time.perf_counter()
+    theta = lsqr(x[~held], y[~held], damp=args.damp, iter_lim=1000)[0]
+    error = float(np.sqrt(np.mean((x[held] @ theta - y[held]) ** 2)))
+    print(f"fitted in {time.perf_counter() - start:.0f} s: held-out error {error:.1f} "
+          f"centi-men; king {theta[0]:.0f}/{theta[1]:.0f}, mobility {theta[2]:.1f}/"
+          f"{theta[3]:.1f}, main road {theta[4]:.1f}")
+    weights = np.zeros(P.SIZE, dtype=np.int64)
+    weights[: P.FIRST] = E.default_weights(args.variant)
+    weights[P.FIRST:] = np.rint(theta).astype(np.int64)
+    np.savez_compressed(args.out, weights=weights)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

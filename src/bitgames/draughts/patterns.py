@@ -1,0 +1,137 @@
+"""A learned draughts evaluation: tables of the men's patterns in 22 windows of the board.
+
+The board is seen from the side to move (turned half round when Black moves, so that one's
+own men always move up) and its 32 dark squares numbered by rows: square ``4 * rank +
+file // 2``. Each *window* is a group of 8 squares; the men on it (empty, one's own, the
+opponent's) make one of 3**8 = 6561 patterns, and each pattern has a learned value:
+
+* windows 0-6: two neighbouring ranks (ranks 1-2, 2-3, ..., 7-8);
+* windows 7-21: four neighbouring ranks by two neighbouring columns of squares.
+
+Every pattern has two values, one for the opening (24 men on the board) and one for the
+ending (none), mixed by the number of men. Kings, which patterns do not see, count through
+a few more weights: a king (opening and ending), mobility (opening and ending) and a king on
+the main road. Everything is fitted by least squares to the scores of searches
+(``benchmarks/draughts_patterns.py``), in centi-men.
+
+The weights are one ``int64`` array: the 8 hand weights of :mod:`bitgames.draughts.eval`,
+then :data:`N_DENSE` learned weights, then the tables, ``(2, N_WINDOWS, PATTERNS)`` flat;
+:func:`bitgames.draughts.eval.evaluate` uses the tables when the array is that long.
+
+>>> from bitgames.draughts import kernels as K
+>>> w, b, k, side = K.start_position(K.RUSSIAN)
+>>> own, opp = oriented(w & ~k, b & ~k, side)
+>>> [window_index(own, opp, i) for i in (0, 2, 3, 4)]  # ranks 1-2, 3-4, 4-5, 5-6
+[3280, 40, 0, 6480]
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from bitgames.core.errors import BitgamesError
+from bitgames.core.jit import njit
+from bitgames.draughts import geometry as g
+
+U = np.uint64
+
+N_WINDOWS = 22
+PATTERNS = 3 ** 8
+#: learned weights besides the tables: king (opening, ending), mobility (opening, ending),
+#: king on the main road
+N_DENSE = 5
+D_KING_OPEN, D_KING_END, D_MOBILITY_OPEN, D_MOBILITY_END, D_ROAD = range(N_DENSE)
+#: where the learned weights start in the weight array (after the hand weights)
+FIRST = 8
+TABLES = FIRST + N_DENSE
+SIZE = TABLES + 2 * N_WINDOWS * PATTERNS
+
+
+def _row_tables(turned: bool) -> np.ndarray:
+    """``t[j, byte]``: the row-numbered word of the bits ``8j .. 8j + 7`` of a bitboard."""
+    t = np.zeros((4, 256), dtype=np.uint64)
+    for s in range(32):
+        f, r = g.COORDS[s]
+        q = 4 * r + f // 2
+        if turned:
+            q = 31 - q
+        for byte in range(256):
+            if byte >> (s % 8) & 1:
+                t[s // 8, byte] |= np.uint64(1 << q)
+    return t
+
+
+ROWS = _row_tables(False)
+ROWS_TURNED = _row_tables(True)
+#: BASE3[m]: the sum of 3**i over the bits i of an 8-bit ``m``
+BASE3 = np.array([sum(3 ** i for i in range(8) if m >> i & 1) for m in range(256)],
+                 dtype=np.int64)
+
+
+@njit(inline="always")
+def _rows(x: np.uint64, t: np.ndarray) -> np.uint64:
+    return (t[0, x & U(0xFF)] | t[1, (x >> U(8)) & U(0xFF)] | t[2, (x >> U(16)) & U(0xFF)]
+            | t[3, (x >> U(24)) & U(0xFF)])
+
+
+@njit(inline="always")
+def oriented(wm: np.uint64, bm: np.uint64, side: int) -> tuple[np.uint64, np.uint64]:
+    """The men of the side to move and of its opponent (``wm``, ``bm``: White's and Black's
+    men), row-numbered from the side to move's point of view."""
+    if side == 0:
+        return _rows(wm, ROWS), _rows(bm, ROWS)
+    return _rows(bm, ROWS_TURNED), _rows(wm, ROWS_TURNED)
+
+
+@njit(inline="always")
+def window_index(own: np.uint64, opp: np.uint64, i: int) -> int:
+    """The pattern (0 .. 6560) of window ``i`` for row-numbered men ``own`` and ``opp``."""
+    own, opp = U(own), U(opp)
+    if i < 7:
+        a = (own >> U(4 * i)) & U(0xFF)
+        o = (opp >> U(4 * i)) & U(0xFF)
+    else:
+        rank, column = divmod(i - 7, 3)
+        a = U(0)
+        o = U(0)
+        for j in range(4):
+            shift = U(4 * (rank + j) + column)
+            a |= ((own >> shift) & U(3)) << U(2 * j)
+            o |= ((opp >> shift) & U(3)) << U(2 * j)
+    return BASE3[a] + 2 * BASE3[o]
+
+
+@njit(_nrt=False)
+def table_sums(own: np.uint64, opp: np.uint64, wt: np.ndarray) -> tuple[int, int]:
+    """The opening and the ending tables summed over the windows."""
+    opening = 0
+    ending = 0
+    for i in range(N_WINDOWS):
+        x = window_index(own, opp, i)
+        opening += wt[TABLES + i * PATTERNS + x]
+        ending += wt[TABLES + (N_WINDOWS + i) * PATTERNS + x]
+    return opening, ending
+
+
+@njit(_nrt=False)
+def indices(wm: np.ndarray, bm: np.ndarray, side: np.ndarray, out: np.ndarray) -> None:
+    """``out[n, i]``: the pattern of window ``i`` in position ``n`` (for fitting)."""
+    for n in range(len(wm)):
+        own, opp = oriented(wm[n], bm[n], side[n])
+        for i in range(N_WINDOWS):
+            out[n, i] = window_index(own, opp, i)
+
+
+def load_patterns(path: str | Path) -> np.ndarray:
+    """The weight array saved in ``path`` (an ``.npz`` with ``weights``), checked."""
+    try:
+        with np.load(path) as data:
+            weights = data["weights"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise BitgamesError(f"{path}: not a draughts pattern file ({exc})") from None
+    if weights.shape != (SIZE,) or weights.dtype != np.int64:
+        raise BitgamesError(f"{path}: {weights.shape} {weights.dtype} weights, expected "
+                            f"({SIZE},) int64")
+    return weights
