@@ -8,8 +8,9 @@ random openings with the score the engine's search gave it. This fits, by least 
 the pattern tables and the few weights for kings and mobility so that the static evaluation
 predicts those scores (in centi-men, clipped to ``--clip``; proven wins and losses are left
 out), holds out every tenth game, prints the held-out error of today's hand evaluation and
-of the fit, and writes the weight array to ``OUT.npz`` (``weights``), for the engine option
-``patterns:OUT.npz``.
+of the fit, and writes the weights to ``OUT.npz`` (``bitgames.draughts.patterns.save_patterns``)
+for the engine option ``patterns:OUT.npz``; ``src/bitgames/draughts/data/patterns_russian.npz``
+is such a file (its README gives the run).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def design(data: dict[str, np.ndarray], variant: int) -> tuple[object, np.ndarra
                     - np.array([bin(int(x)).count("1") for x in bk]))
     road = sign * (np.array([bin(int(x & E.MAIN_ROAD)).count("1") for x in wk])
                    - np.array([bin(int(x & E.MAIN_ROAD)).count("1") for x in bk]))
-    hand = E.default_weights("russian" if variant == K.RUSSIAN else "english")
+    hand = E.hand_weights("russian" if variant == K.RUSSIAN else "english")
     mobility = np.empty(n)
     today = np.empty(n)
     for i in range(n):
@@ -111,10 +112,7 @@ def main() -> None:
     print(f"fitted in {time.perf_counter() - start:.0f} s: held-out error {error:.1f} "
           f"centi-men; king {theta[0]:.0f}/{theta[1]:.0f}, mobility {theta[2]:.1f}/"
           f"{theta[3]:.1f}, main road {theta[4]:.1f}")
-    weights = np.zeros(P.SIZE, dtype=np.int64)
-    weights[: P.FIRST] = E.default_weights(args.variant)
-    weights[P.FIRST:] = np.rint(theta).astype(np.int64)
-    np.savez_compressed(args.out, weights=weights)
+    P.save_patterns(args.out, np.rint(theta).astype(np.int64), args.variant)
     print(f"wrote {args.out}")
 
 

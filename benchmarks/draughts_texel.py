@@ -105,7 +105,7 @@ def features(data: dict[str, np.ndarray], variant: str) -> tuple[np.ndarray, np.
     mirrored = np.zeros_like(bm)
     mirrored[:, mirror] = bm  # a Black man on s counts on mirror[s]
     men = (wm.sum(1) + bm.sum(1))[:, None]
-    weights = E.default_weights(variant)
+    weights = E.hand_weights(variant)
     mobility = np.empty(len(w))
     today = np.empty(len(w))
     for i in range(len(w)):

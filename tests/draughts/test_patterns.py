@@ -107,9 +107,23 @@ def test_a_position_and_its_colour_reversed_twin_score_the_same() -> None:
 
 
 def test_a_bad_pattern_file_is_named(tmp_path: Path) -> None:
-    bad = tmp_path / "short.npz"
-    np.savez(bad, weights=np.zeros(10, dtype=np.int64))
+    short = tmp_path / "short.npz"
+    np.savez(short, learned=np.zeros(10, dtype=np.int16), variant=np.array("russian"))
     with pytest.raises(BitgamesError, match="short.npz.*expected"):
-        P.load_patterns(bad)
-    with pytest.raises(BitgamesError, match="not a draughts pattern file"):
+        P.load_patterns(short)
+    old = tmp_path / "old.npz"
+    np.savez(old, weights=np.zeros(P.SIZE, dtype=np.int64))
+    with pytest.raises(BitgamesError, match="old.npz.*no array 'learned'"):
+        P.load_patterns(old)
+    with pytest.raises(BitgamesError, match="missing.npz"):
         P.load_patterns(tmp_path / "missing.npz")
+
+
+def test_saved_weights_load_back_whole(tmp_path: Path) -> None:
+    learned = np.arange(P.SIZE - P.FIRST, dtype=np.int64) % 601 - 300
+    P.save_patterns(tmp_path / "w.npz", learned, "english")
+    weights = P.load_patterns(tmp_path / "w.npz")
+    assert (weights[:P.FIRST] == E.hand_weights("english")).all()
+    assert (weights[P.FIRST:] == learned).all()
+    with pytest.raises(BitgamesError, match="16 bits"):
+        P.save_patterns(tmp_path / "big.npz", learned * 1000, "english")

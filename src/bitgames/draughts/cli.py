@@ -72,9 +72,10 @@ def add_commands(sub: Any) -> None:
                        "prints each game and the Elo difference of A with its 95 % interval. "
                        "Built-in players take level:N, depth:N, nodes:N, time:S and the "
                        "engine options hash:BITS (table size, default 18), egdb:DIR "
-                       "(endgame tables), evaluation weights by name (mobility:4, "
-                       "king_russian:300, ...) or patterns:FILE (a learned evaluation, "
-                       "benchmarks/draughts_patterns.py); "
+                       "(endgame tables), and the evaluation: by default the learned one "
+                       "shipped for the variant (Russian), patterns:FILE another "
+                       "(benchmarks/draughts_patterns.py), patterns:none or hand weights by "
+                       "name (mobility:4, king_russian:300, ...) the hand evaluation; "
                        "cmd:\"COMMAND\" drives an outside Hub engine, e.g. "
                        "cmd:\"python -m bitgames.cli draughts hub\". Records are PDN.")
     add_match_options(p, max_plies=300)
@@ -336,7 +337,7 @@ def match_kit(variant: str = "russian") -> Any:
     from bitgames.draughts.board import Board
 
     def engine(options: dict[str, str]) -> Any:
-        from bitgames.draughts.eval import default_weights
+        from bitgames.draughts.eval import hand_weights
         from bitgames.draughts.patterns import load_patterns
         from bitgames.draughts.search import Engine
 
@@ -350,10 +351,12 @@ def match_kit(variant: str = "russian") -> Any:
                 raise ValueError(f"draughts engine option {name}:{value} needs a whole "
                                  "number") from None
         bits = numbers.pop("hash", 18)
-        weights = default_weights(variant, **numbers)
-        if learned is not None:
-            if numbers:
-                raise ValueError("draughts engine option patterns: takes no hand weights")
+        weights = None  # the engine's default: learned where shipped
+        if learned is not None and numbers:
+            raise ValueError("draughts engine option patterns: takes no hand weights")
+        if learned == "none" or numbers:
+            weights = hand_weights(variant, **numbers)
+        elif learned is not None:
             weights = load_patterns(learned)
         return Engine(variant, table_bits=bits, weights=weights, egdb=tables)
 

@@ -6,14 +6,18 @@ rank), centre (pieces on the eight central squares), tempo (how far the men have
 which matters more as material comes off), mobility (quiet moves available), and for
 Russian a bonus for a king on the main road a1-h8.
 
-The weights are an ``int64`` array (:func:`default_weights`, indices ``W_*``) passed to the
+The weights are an ``int64`` array (:func:`hand_weights`, indices ``W_*``) passed to the
 kernel, so matches can compare weight sets without recompiling
-(``benchmarks/draughts_tune.py``).
+(``benchmarks/draughts_tune.py``). A longer array holds a learned evaluation
+(:mod:`bitgames.draughts.patterns`), which the kernel then uses instead; where one is
+shipped (Russian) it is what the engine plays with (:func:`default_weights`).
 
 >>> from bitgames.draughts import kernels as K
 >>> w, b, k, side = K.start_position(K.RUSSIAN)
->>> int(evaluate(w, b, k, side, K.RUSSIAN, default_weights()))
+>>> int(evaluate(w, b, k, side, K.RUSSIAN, hand_weights()))
 0
+>>> len(default_weights("russian")) > len(default_weights("english"))
+True
 """
 
 from __future__ import annotations
@@ -44,8 +48,8 @@ DEFAULTS: dict[str, dict[str, int]] = {
 }
 
 
-def default_weights(variant: str = "russian", **changes: int) -> np.ndarray:
-    """The weight array of ``variant``, with named weights changed (``mobility=4``)."""
+def hand_weights(variant: str = "russian", **changes: int) -> np.ndarray:
+    """The hand weight array of ``variant``, with named weights changed (``mobility=4``)."""
     if variant not in DEFAULTS:
         raise ValueError(f"unknown variant {variant!r}")
     values = dict(DEFAULTS[variant])
@@ -54,6 +58,13 @@ def default_weights(variant: str = "russian", **changes: int) -> np.ndarray:
             raise ValueError(f"unknown weight {name!r}; known: {', '.join(WEIGHT_NAMES)}")
         values[name] = value
     return np.array([values[n] for n in WEIGHT_NAMES], dtype=np.int64)
+
+
+def default_weights(variant: str = "russian") -> np.ndarray:
+    """The weights the engine plays ``variant`` with: the learned evaluation shipped for it
+    (:func:`bitgames.draughts.patterns.shipped`), else the hand weights."""
+    learned = P.shipped(variant)
+    return hand_weights(variant) if learned is None else learned
 
 
 R = [U(m) for m in g.RANK]

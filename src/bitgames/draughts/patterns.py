@@ -16,7 +16,10 @@ the main road. Everything is fitted by least squares to the scores of searches
 
 The weights are one ``int64`` array: the 8 hand weights of :mod:`bitgames.draughts.eval`,
 then :data:`N_DENSE` learned weights, then the tables, ``(2, N_WINDOWS, PATTERNS)`` flat;
-:func:`bitgames.draughts.eval.evaluate` uses the tables when the array is that long.
+:func:`bitgames.draughts.eval.evaluate` uses the tables when the array is that long. A file
+of them (``.npz``) keeps the learned part as ``learned`` (``int16``) with its ``variant``;
+the weights shipped for Russian are ``data/patterns_russian.npz`` (``data/README.md``
+says how they were made).
 
 >>> from bitgames.draughts import kernels as K
 >>> w, b, k, side = K.start_position(K.RUSSIAN)
@@ -27,11 +30,14 @@ then :data:`N_DENSE` learned weights, then the tables, ``(2, N_WINDOWS, PATTERNS
 
 from __future__ import annotations
 
+import functools
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from bitgames.core.errors import BitgamesError
+from bitgames.core.files import FileError, atomic_write, load_npz
 from bitgames.core.jit import njit
 from bitgames.draughts import geometry as g
 
@@ -124,14 +130,41 @@ def indices(wm: np.ndarray, bm: np.ndarray, side: np.ndarray, out: np.ndarray) -
             out[n, i] = window_index(own, opp, i)
 
 
-def load_patterns(path: str | Path) -> np.ndarray:
-    """The weight array saved in ``path`` (an ``.npz`` with ``weights``), checked."""
-    try:
-        with np.load(path) as data:
-            weights = data["weights"]
-    except (OSError, ValueError, KeyError) as exc:
-        raise BitgamesError(f"{path}: not a draughts pattern file ({exc})") from None
-    if weights.shape != (SIZE,) or weights.dtype != np.int64:
-        raise BitgamesError(f"{path}: {weights.shape} {weights.dtype} weights, expected "
-                            f"({SIZE},) int64")
-    return weights
+def save_patterns(path: str | Path, learned: np.ndarray, variant: str) -> None:
+    """Write the learned part of a weight array (after the hand weights) to ``path``."""
+    if learned.shape != (SIZE - FIRST,) or np.abs(learned).max() > 32767:
+        raise BitgamesError(f"{learned.shape} learned weights, expected ({SIZE - FIRST},) "
+                            "within 16 bits")
+    with atomic_write(path) as f:
+        np.savez_compressed(f, learned=learned.astype(np.int16), variant=np.array(variant))
+
+
+def load_patterns(source: str | Path | bytes) -> np.ndarray:
+    """The whole weight array of a pattern file (a path, or its bytes), checked.
+
+    >>> weights = shipped("russian")
+    >>> weights.shape == (SIZE,), weights.dtype
+    (True, dtype('int64'))
+    """
+    from bitgames.draughts.eval import hand_weights
+
+    data = load_npz(source, "draughts pattern weights", {"learned": ("i", 1),
+                                                         "variant": ("U", 0)})
+    learned, variant = data["learned"], str(data["variant"])
+    if learned.shape != (SIZE - FIRST,) or variant not in ("russian", "english"):
+        name = "<bytes>" if isinstance(source, bytes) else str(source)
+        raise FileError(f"{name}: draughts pattern weights: {learned.shape} weights of "
+                        f"{variant!r}, expected ({SIZE - FIRST},) of russian or english")
+    return np.concatenate([hand_weights(variant), learned.astype(np.int64)])
+
+
+@functools.cache
+def _shipped_bytes(variant: str) -> bytes | None:
+    ref = resources.files("bitgames.draughts") / "data" / f"patterns_{variant}.npz"
+    return ref.read_bytes() if ref.is_file() else None
+
+
+def shipped(variant: str) -> np.ndarray | None:
+    """The learned weights shipped for ``variant``, or None where there are none."""
+    data = _shipped_bytes(variant)
+    return None if data is None else load_patterns(data)
