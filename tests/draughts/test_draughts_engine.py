@@ -11,6 +11,7 @@ import pytest
 from bitgames.core.engine import End, EnginePlayer, Info, Limit, Player, Score, Unit
 from bitgames.core.match import GameRecord, MatchResult, referee
 from bitgames.draughts import Board, Engine
+from bitgames.draughts.eval import hand_weights
 from bitgames.draughts.search import LEVELS, GreedyPlayer, opening_lines
 
 
@@ -219,13 +220,17 @@ def test_parallel_search_finds_the_minimax_win_distance(fen: str) -> None:
 def test_a_stopped_iteration_keeps_a_better_move_it_finished() -> None:
     # depth 5 changes its mind (h6-g5 at depth 4, f8-e7 at depth 5): stopped by a node limit
     # in the middle of the fifth iteration, after f8-e7 was searched to the end, the search
-    # plays it, although the last finished iteration is the fourth
+    # plays it, although the last finished iteration is the fourth (with the hand
+    # evaluation, with which the position was found)
     board = Board("B:Wa1,c1,e1,b2,f2,h2,a3,e3:Ba5,h6,a7,d8,f8,h8", variant="russian")
-    four = Engine("russian", table_bits=16).search(board, Limit(depth=4))
-    five = Engine("russian", table_bits=16).search(board, Limit(depth=5))
+
+    def engine() -> Engine:
+        return Engine("russian", table_bits=16, weights=hand_weights("russian"))
+
+    four = engine().search(board, Limit(depth=4))
+    five = engine().search(board, Limit(depth=5))
     assert four.move != five.move
-    stopped = [Engine("russian", table_bits=16).search(board, Limit(nodes=n))
-               for n in range(256, five.nodes, 64)]
+    stopped = [engine().search(board, Limit(nodes=n)) for n in range(256, five.nodes, 64)]
     assert any(r.depth == 4 and r.move == five.move for r in stopped)
 
 
