@@ -359,7 +359,9 @@ class Engine(core_engine.Engine):
     per move or a game clock (shared over :func:`moves_left` moves by the core
     :class:`~bitgames.core.engine.TimeManager`); the search stops at the first limit
     reached. ``Limit()`` (or none) plays at the engine's ``level``, which sets a maximum
-    depth and seconds per move (:data:`LEVELS`):
+    depth and seconds per move (:data:`LEVELS`). ``weights`` is the evaluation
+    (:func:`bitgames.draughts.eval.default_weights`: the learned one for Russian, the hand
+    one for English; :func:`~bitgames.draughts.eval.hand_weights` for the hand one):
 
     ======  =====  =======      ======  =====  =======
     level   depth  seconds      level   depth  seconds
