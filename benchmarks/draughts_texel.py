@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from bitgames.core.engine import Limit
+from bitgames.core.files import atomic_write
 from bitgames.core.match import random_openings
 from bitgames.core.parallel import run_tasks
 from bitgames.draughts import eval as E
@@ -65,9 +66,9 @@ def play_chunk(out: str, index: int, variant: str, depth: int, seed: int) -> int
         if len(rows) == start:
             results.pop()
     data = np.array(rows, dtype=np.uint64).reshape(-1, 5)
-    np.savez_compressed(Path(out) / f"chunk_{index:04d}.npz", w=data[:, 0], b=data[:, 1],
-                        k=data[:, 2], side=data[:, 3], game=data[:, 4],
-                        result=np.array(results), score=np.array(scores))
+    with atomic_write(Path(out) / f"chunk_{index:04d}.npz") as f:  # whole, or not there
+        np.savez_compressed(f, w=data[:, 0], b=data[:, 1], k=data[:, 2], side=data[:, 3],
+                            game=data[:, 4], result=np.array(results), score=np.array(scores))
     return len(rows)
 
 
