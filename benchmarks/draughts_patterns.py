@@ -50,34 +50,25 @@ def design(data: dict[str, np.ndarray], variant: int) -> tuple[object, np.ndarra
 
     w, b, k, side = data["w"], data["b"], data["k"], data["side"].astype(np.int64)
     n = len(w)
-    wm, bm, wk, bk = w & ~k, b & ~k, w & k, b & k
     pattern = np.empty((n, P.N_WINDOWS), dtype=np.int64)
-    P.indices(wm, bm, side, pattern)
-    sign = np.where(side == 0, 1.0, -1.0)
-    men = np.array([bin(int(x)).count("1") for x in wm | bm], dtype=np.float64)
+    dense = np.empty((n, 4), dtype=np.int64)
+    P.features(w, b, k, side, variant, pattern, dense)
+    men, kings, mobility, road = dense.T
     t = men / 24
-    kings = sign * (np.array([bin(int(x)).count("1") for x in wk])
-                    - np.array([bin(int(x)).count("1") for x in bk]))
-    road = sign * (np.array([bin(int(x & E.MAIN_ROAD)).count("1") for x in wk])
-                   - np.array([bin(int(x & E.MAIN_ROAD)).count("1") for x in bk]))
     hand = E.hand_weights("russian" if variant == K.RUSSIAN else "english")
-    mobility = np.empty(n)
-    today = np.empty(n)
-    for i in range(n):
-        wi, bi, ki = np.uint64(w[i]), np.uint64(b[i]), np.uint64(k[i])
-        mobility[i] = sign[i] * (K.count_quiet(wi, bi, ki, 0, variant)
-                                 - K.count_quiet(wi, bi, ki, 1, variant))
-        today[i] = E.evaluate(wi, bi, ki, int(side[i]), variant, hand)
-    dense = np.stack([kings * t, kings * (1 - t), mobility * t, mobility * (1 - t), road], 1)
-    rows = np.repeat(np.arange(n), 2 * P.N_WINDOWS)
+    today = np.array([E.evaluate(w[i], b[i], k[i], int(side[i]), variant, hand)
+                      for i in range(n)], dtype=np.float64)
+    # the columns D_KING_OPEN ... D_ROAD, then each window's opening and ending tables
     window = np.arange(P.N_WINDOWS)
-    cols = np.concatenate([P.N_DENSE + window * P.PATTERNS + pattern,
+    cols = np.concatenate([np.broadcast_to(np.arange(P.N_DENSE), (n, P.N_DENSE)),
+                           P.N_DENSE + window * P.PATTERNS + pattern,
                            P.N_DENSE + (P.N_WINDOWS + window) * P.PATTERNS + pattern], 1)
-    vals = np.concatenate([np.repeat(t[:, None], P.N_WINDOWS, 1),
+    vals = np.concatenate([np.stack([kings * t, kings * (1 - t), mobility * t,
+                                     mobility * (1 - t), road], 1),
+                           np.repeat(t[:, None], P.N_WINDOWS, 1),
                            np.repeat((1 - t)[:, None], P.N_WINDOWS, 1)], 1)
-    tables = sparse.csr_matrix((vals.ravel(), (rows, cols.ravel())),
-                               shape=(n, P.SIZE - P.FIRST))
-    x = sparse.hstack([sparse.csr_matrix(dense), tables[:, P.N_DENSE:]]).tocsr()
+    rows = np.repeat(np.arange(n), cols.shape[1])
+    x = sparse.csr_matrix((vals.ravel(), (rows, cols.ravel())), shape=(n, P.SIZE - P.FIRST))
     return x, today
 
 

@@ -90,12 +90,12 @@ def _advance_black(m: np.uint64) -> int:
 def evaluate(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int,
              wt: np.ndarray) -> int:
     """Score of the position for the side to move (positive = good for it)."""
+    if len(wt) == P.SIZE:
+        return P.evaluate(w, b, k, side, variant, wt)
     wm = w & ~k
     bm = b & ~k
     wk = w & k
     bk = b & k
-    if len(wt) == P.SIZE:
-        return _learned(wm, bm, wk, bk, w, b, k, side, variant, wt)
     king = wt[W_KING_RUSSIAN] if variant == RUSSIAN else wt[W_KING_ENGLISH]
     nwm = popcount(wm)
     nbm = popcount(bm)
@@ -110,20 +110,3 @@ def evaluate(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int,
         s += wt[W_MAIN_ROAD] * (popcount(wk & MAIN_ROAD) - popcount(bk & MAIN_ROAD))
     return s if side == WHITE else -s
 
-
-@njit(_nrt=False)
-def _learned(wm: np.uint64, bm: np.uint64, wk: np.uint64, bk: np.uint64, w: np.uint64,
-             b: np.uint64, k: np.uint64, side: int, variant: int, wt: np.ndarray) -> int:
-    """The learned evaluation (:mod:`bitgames.draughts.patterns`), for the side to move."""
-    own, opp = P.oriented(wm, bm, side)
-    opening, ending = P.table_sums(own, opp, wt)
-    men = popcount(wm) + popcount(bm)
-    d = P.FIRST
-    kings = popcount(wk) - popcount(bk)
-    mobility = count_quiet(w, b, k, 0, variant) - count_quiet(w, b, k, 1, variant)
-    road = popcount(wk & MAIN_ROAD) - popcount(bk & MAIN_ROAD)
-    if side != WHITE:
-        kings, mobility, road = -kings, -mobility, -road
-    opening += wt[d + P.D_KING_OPEN] * kings + wt[d + P.D_MOBILITY_OPEN] * mobility
-    ending += wt[d + P.D_KING_END] * kings + wt[d + P.D_MOBILITY_END] * mobility
-    return (men * opening + (24 - men) * ending) // 24 + wt[d + P.D_ROAD] * road

@@ -16,7 +16,7 @@ the main road. Everything is fitted by least squares to the scores of searches
 
 The weights are one ``int64`` array: the 8 hand weights of :mod:`bitgames.draughts.eval`,
 then :data:`N_DENSE` learned weights, then the tables, ``(2, N_WINDOWS, PATTERNS)`` flat;
-:func:`bitgames.draughts.eval.evaluate` uses the tables when the array is that long. A file
+:func:`bitgames.draughts.eval.evaluate` hands such an array to :func:`evaluate`. A file
 of them (``.npz``) keeps the learned part as ``learned`` (``int16``) with its ``variant``;
 the weights shipped for Russian are ``data/patterns_russian.npz`` (``data/README.md``
 says how they were made).
@@ -36,10 +36,13 @@ from pathlib import Path
 
 import numpy as np
 
+from bitgames.core.bits import popcount
 from bitgames.core.errors import BitgamesError
 from bitgames.core.files import FileError, atomic_write, load_npz
 from bitgames.core.jit import njit
 from bitgames.draughts import geometry as g
+from bitgames.draughts.board import MAIN_ROAD
+from bitgames.draughts.kernels import count_quiet
 
 U = np.uint64
 
@@ -109,25 +112,50 @@ def window_index(own: np.uint64, opp: np.uint64, i: int) -> int:
     return BASE3[a] + 2 * BASE3[o]
 
 
+ROAD = U(MAIN_ROAD)
+
+
+@njit(inline="always")
+def terms(w: np.uint64, b: np.uint64, k: np.uint64, side: int,
+          variant: int) -> tuple[np.uint64, np.uint64, int, int, int, int]:
+    """What the learned evaluation reads of a position: the men (:func:`oriented`), then,
+    from the side to move's point of view, the men on the board, kings, mobility (quiet
+    moves) and kings on the main road, each as own minus the opponent's."""
+    wm, bm, wk, bk = w & ~k, b & ~k, w & k, b & k
+    own, opp = oriented(wm, bm, side)
+    kings = popcount(wk) - popcount(bk)
+    mobility = count_quiet(w, b, k, 0, variant) - count_quiet(w, b, k, 1, variant)
+    road = popcount(wk & ROAD) - popcount(bk & ROAD)
+    if side != 0:
+        kings, mobility, road = -kings, -mobility, -road
+    return own, opp, popcount(wm) + popcount(bm), kings, mobility, road
+
+
 @njit(_nrt=False)
-def table_sums(own: np.uint64, opp: np.uint64, wt: np.ndarray) -> tuple[int, int]:
-    """The opening and the ending tables summed over the windows."""
-    opening = 0
-    ending = 0
+def evaluate(w: np.uint64, b: np.uint64, k: np.uint64, side: int, variant: int,
+             wt: np.ndarray) -> int:
+    """The learned evaluation of a position for the side to move, in centi-men."""
+    own, opp, men, kings, mobility, road = terms(w, b, k, side, variant)
+    d = FIRST
+    opening = wt[d + D_KING_OPEN] * kings + wt[d + D_MOBILITY_OPEN] * mobility
+    ending = wt[d + D_KING_END] * kings + wt[d + D_MOBILITY_END] * mobility
     for i in range(N_WINDOWS):
         x = window_index(own, opp, i)
         opening += wt[TABLES + i * PATTERNS + x]
         ending += wt[TABLES + (N_WINDOWS + i) * PATTERNS + x]
-    return opening, ending
+    return (men * opening + (24 - men) * ending) // 24 + wt[d + D_ROAD] * road
 
 
 @njit(_nrt=False)
-def indices(wm: np.ndarray, bm: np.ndarray, side: np.ndarray, out: np.ndarray) -> None:
-    """``out[n, i]``: the pattern of window ``i`` in position ``n`` (for fitting)."""
-    for n in range(len(wm)):
-        own, opp = oriented(wm[n], bm[n], side[n])
+def features(w: np.ndarray, b: np.ndarray, k: np.ndarray, side: np.ndarray, variant: int,
+             pattern: np.ndarray, dense: np.ndarray) -> None:
+    """For fitting, position ``n``'s pattern of window ``i`` in ``pattern[n, i]`` and its
+    men, kings, mobility and kings on the main road (:func:`terms`) in ``dense[n]``."""
+    for n in range(len(w)):
+        own, opp, men, kings, mobility, road = terms(w[n], b[n], k[n], side[n], variant)
         for i in range(N_WINDOWS):
-            out[n, i] = window_index(own, opp, i)
+            pattern[n, i] = window_index(own, opp, i)
+        dense[n, 0], dense[n, 1], dense[n, 2], dense[n, 3] = men, kings, mobility, road
 
 
 def save_patterns(path: str | Path, learned: np.ndarray, variant: str) -> None:
@@ -159,12 +187,13 @@ def load_patterns(source: str | Path | bytes) -> np.ndarray:
 
 
 @functools.cache
-def _shipped_bytes(variant: str) -> bytes | None:
+def _shipped(variant: str) -> np.ndarray | None:
     ref = resources.files("bitgames.draughts") / "data" / f"patterns_{variant}.npz"
-    return ref.read_bytes() if ref.is_file() else None
+    return load_patterns(ref.read_bytes()) if ref.is_file() else None
 
 
 def shipped(variant: str) -> np.ndarray | None:
-    """The learned weights shipped for ``variant``, or None where there are none."""
-    data = _shipped_bytes(variant)
-    return None if data is None else load_patterns(data)
+    """The learned weights shipped for ``variant`` (a copy of its own for each caller), or
+    None where there are none."""
+    weights = _shipped(variant)
+    return None if weights is None else weights.copy()
