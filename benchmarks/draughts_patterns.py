@@ -2,6 +2,7 @@
 
 Run: python benchmarks/draughts_texel.py games DATA --games 16000 --depth 6
      python benchmarks/draughts_patterns.py DATA OUT.npz [--clip 600] [--damp 1.0]
+                                            [--prior FILE.npz]
 
 The games (``draughts_texel.py``, resumable) keep every quiet position of self-play from
 random openings with the score the engine's search gave it. This fits, by least squares,
@@ -11,6 +12,11 @@ out), holds out every tenth game, prints the held-out error of today's hand eval
 of the fit, and writes the weights to ``OUT.npz`` (``bitgames.draughts.patterns.save_patterns``)
 for the engine option ``patterns:OUT.npz``; ``src/bitgames/draughts/data/patterns_russian.npz``
 is such a file (its README gives the run).
+
+``--prior FILE.npz`` fits the change from the weights in that file instead of from zero: the
+damping then pulls each weight towards its value there, so a pattern the new games seldom
+show keeps what earlier games taught it, and a new round of games can refine the shipped
+weights without the data they were fitted to.
 """
 
 from __future__ import annotations
@@ -80,6 +86,8 @@ def main() -> None:
     ap.add_argument("--variant", choices=("russian", "english"), default="russian")
     ap.add_argument("--clip", type=float, default=600.0)
     ap.add_argument("--damp", type=float, default=1.0)
+    ap.add_argument("--prior", metavar="FILE.npz",
+                    help="fit the change from these weights (damped towards them)")
     args = ap.parse_args()
     from scipy.sparse.linalg import lsqr
 
@@ -98,7 +106,13 @@ def main() -> None:
                                  - y[held]) ** 2)))
     print(f"hand evaluation (scaled by {scale:.3f}): held-out error {rms:.1f} centi-men")
     start = time.perf_counter()
-    theta = lsqr(x[~held], y[~held], damp=args.damp, iter_lim=1000)[0]
+    prior = np.zeros(P.SIZE - P.FIRST)
+    if args.prior:
+        prior = P.load_patterns(args.prior)[P.FIRST:].astype(np.float64)
+        error = float(np.sqrt(np.mean((x[held] @ prior - y[held]) ** 2)))
+        print(f"{args.prior}: held-out error {error:.1f} centi-men")
+    theta = prior + lsqr(x[~held], y[~held] - x[~held] @ prior, damp=args.damp,
+                         iter_lim=1000)[0]
     error = float(np.sqrt(np.mean((x[held] @ theta - y[held]) ** 2)))
     print(f"fitted in {time.perf_counter() - start:.0f} s: held-out error {error:.1f} "
           f"centi-men; king {theta[0]:.0f}/{theta[1]:.0f}, mobility {theta[2]:.1f}/"
