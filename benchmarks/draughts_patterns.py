@@ -106,14 +106,14 @@ def main() -> None:
                                  - y[held]) ** 2)))
     print(f"hand evaluation (scaled by {scale:.3f}): held-out error {rms:.1f} centi-men")
     start = time.perf_counter()
+    train, test = x[~held], x[held]  # row copies of a large matrix: made once
     prior = np.zeros(P.SIZE - P.FIRST)
     if args.prior:
         prior = P.load_patterns(args.prior)[P.FIRST:].astype(np.float64)
-        error = float(np.sqrt(np.mean((x[held] @ prior - y[held]) ** 2)))
+        error = float(np.sqrt(np.mean((test @ prior - y[held]) ** 2)))
         print(f"{args.prior}: held-out error {error:.1f} centi-men")
-    theta = prior + lsqr(x[~held], y[~held] - x[~held] @ prior, damp=args.damp,
-                         iter_lim=1000)[0]
-    error = float(np.sqrt(np.mean((x[held] @ theta - y[held]) ** 2)))
+    theta = prior + lsqr(train, y[~held] - train @ prior, damp=args.damp, iter_lim=1000)[0]
+    error = float(np.sqrt(np.mean((test @ theta - y[held]) ** 2)))
     print(f"fitted in {time.perf_counter() - start:.0f} s: held-out error {error:.1f} "
           f"centi-men; king {theta[0]:.0f}/{theta[1]:.0f}, mobility {theta[2]:.1f}/"
           f"{theta[3]:.1f}, main road {theta[4]:.1f}")

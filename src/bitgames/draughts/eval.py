@@ -71,7 +71,7 @@ R = [U(m) for m in g.RANK]
 R1, R2, R3, R4, R5, R6, R7, R8 = R
 CENTRE_MASK = U(g.mask_of([g.square_index(s) for s in
                            ("c3", "e3", "d4", "f4", "c5", "e5", "d6", "f6")]))
-MAIN_ROAD = U(g.mask_of(g.lines()[8]))
+MAIN_ROAD = P.ROAD
 
 
 @njit(_nrt=False)

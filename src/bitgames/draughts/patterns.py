@@ -42,7 +42,7 @@ from bitgames.core.files import FileError, atomic_write, load_npz
 from bitgames.core.jit import njit
 from bitgames.draughts import geometry as g
 from bitgames.draughts.board import MAIN_ROAD
-from bitgames.draughts.kernels import count_quiet
+from bitgames.draughts.kernels import WHITE, count_quiet
 
 U = np.uint64
 
@@ -112,7 +112,7 @@ def window_index(own: np.uint64, opp: np.uint64, i: int) -> int:
     return BASE3[a] + 2 * BASE3[o]
 
 
-ROAD = U(MAIN_ROAD)
+ROAD = U(MAIN_ROAD)  # the main road (a1-h8) as the kernels' uint64
 
 
 @njit(inline="always")
@@ -126,7 +126,7 @@ def terms(w: np.uint64, b: np.uint64, k: np.uint64, side: int,
     kings = popcount(wk) - popcount(bk)
     mobility = count_quiet(w, b, k, 0, variant) - count_quiet(w, b, k, 1, variant)
     road = popcount(wk & ROAD) - popcount(bk & ROAD)
-    if side != 0:
+    if side != WHITE:
         kings, mobility, road = -kings, -mobility, -road
     return own, opp, popcount(wm) + popcount(bm), kings, mobility, road
 
