@@ -37,6 +37,7 @@ difference, Black minus White, as its ``score``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -450,3 +451,20 @@ class Board(BaseBoard[Move]):
 
     def __repr__(self) -> str:
         return f"Board({self.fen()!r})"
+
+
+def positions_of(moves: Iterable[str]) -> Iterator[Board]:
+    """The position before each move of a game played from the start (a copy each, without
+    the history). Passes need not be written: where the side to move has no legal move, a
+    pass is pushed, so the side to move of every position yielded plays the move that
+    follows (:class:`IllegalMoveError` for a move that is not legal).
+
+    >>> [board.empties() for board in positions_of(["f5", "d6", "c5"])]
+    [60, 59, 58]
+    """
+    board = Board()
+    for move in moves:
+        if not board.is_legal(move) and board.is_legal("pass"):
+            board.push("pass")
+        yield board.copy(stack=False)
+        board.push(move)

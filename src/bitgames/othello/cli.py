@@ -243,7 +243,8 @@ def _add_engine_commands(sub: argparse._SubParsersAction) -> None:
                        "finished games and exact labels are kept.")
     t.add_argument("out", help="working directory (games, weights.npz, report.json)")
     t.add_argument("--games", type=Integer(0, 10**9), default=2000,
-                   help="number of self-play games (2000; may be 0 with --wthor)")
+                   help="number of self-play games (2000; may be 0 with --wthor or "
+                   "--logbook)")
     t.add_argument("--seed", type=SEED, default=1, help="random seed (1)")
     t.add_argument("--solve-empties", type=Integer(0, 60), default=16,
                    help="solve games exactly from this many empties (16)")
@@ -273,9 +274,11 @@ def _add_engine_commands(sub: argparse._SubParsersAction) -> None:
                    help="serial, processes (default) or tcp://host:port (Dask)")
     t.add_argument("--wthor", nargs="+", default=[], metavar="FILE",
                    help="add the games of these WTHOR files (.wtb) to the self-play games")
+    t.add_argument("--logbook", nargs="+", default=[], metavar="FILE",
+                   help="add Logistello's games (logbook.gam, gzipped or not)")
     t.add_argument("--wthor-labels", choices=("theory", "search"), default="theory",
-                   help="label the WTHOR positions before the theoretical depth by the "
-                   "game's theoretical score (default) or by backed-up searches like "
+                   help="label the WTHOR and logbook positions before their exact depth by "
+                   "the game's (theoretical) score (default) or by backed-up searches like "
                    "self-play ones")
     t.add_argument("--generate-only", action="store_true",
                    help="only play the games and solve their exact labels")
@@ -425,8 +428,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     from bitgames.core.parallel import check_scheduler
 
     check_scheduler(args.scheduler)
-    if args.games < 1 and not args.wthor:
-        raise BitgamesError("need --games >= 1, or WTHOR files (--wthor)")
+    if args.games < 1 and not args.wthor and not args.logbook:
+        raise BitgamesError("need --games >= 1, WTHOR files (--wthor) or a logbook "
+                            "(--logbook)")
     if not 0 <= args.random_min <= args.random_max <= 59:
         raise BitgamesError("need 0 <= --random-min <= --random-max <= 59")
     if not 1 <= args.solve_empties <= 24 or args.exact_empties > 24:
@@ -449,10 +453,11 @@ def cmd_train(args: argparse.Namespace) -> int:
                       exact_empties=args.exact_empties, label_depth=args.label_depth,
                       window=args.window, damp=args.damp, workers=args.workers or 0,
                       scheduler=args.scheduler, wthor=tuple(args.wthor),
-                      wthor_labels=args.wthor_labels)
+                      wthor_labels=args.wthor_labels, logbook=tuple(args.logbook))
     trainer = Trainer(args.out, cfg)
     trainer.generate()
     trainer.import_wthor()
+    trainer.import_logbook()
     trainer.solve()
     if not args.generate_only:
         trainer.fit()

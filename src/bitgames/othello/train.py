@@ -32,7 +32,10 @@ The recipe of seed 002 (§7.2), with pattern features:
    (its ``outcome``: the result of the game had it been played perfectly from that depth
    on; noisy, but centred on real play, as Logistello's labels were), otherwise they are
    labelled by backed-up searches. Later positions get exact and backed-up labels as above;
-   the held-out error "vs exact" counts exact labels only.
+   the held-out error "vs exact" counts exact labels only. **Logistello's games**
+   (``logbook``: its ``logbook.gam``, :mod:`bitgames.othello.logbook`) join the same way,
+   :data:`LOGBOOK_CHUNK` games a chunk: their positions with at most 18 empties are labelled
+   by the game's result (exact there), the earlier ones carry it as their ``outcome``.
 5. A tenth of the games (game id % 10 == 0) is held out; the mean absolute error in discs
    on them is reported per stage (against the label, and against exact scores where
    known), and written with the weights (``OUT/weights.npz``, ``OUT/report.json``; the
@@ -58,6 +61,7 @@ from bitgames.core.files import atomic_write, load_npz
 from bitgames.core.progress import bar, note
 
 if TYPE_CHECKING:
+    from bitgames.othello.board import Board
     from bitgames.othello.wthor import WthorBase
 
 NO_LABEL = -32768
@@ -66,6 +70,10 @@ NO_LABEL = -32768
 VALIDATION = 5
 #: the id of the first tournament game (:meth:`Trainer.import_wthor`), after any self-play
 WTHOR_IDS = 100_000_000
+#: the id of the first of Logistello's games (:meth:`Trainer.import_logbook`)
+LOGBOOK_IDS = 200_000_000
+#: Logistello's games per game chunk
+LOGBOOK_CHUNK = 5000
 
 #: the arrays of a game chunk and of its exact labels (checked when read back: a chunk
 #: damaged by a kill or a full disk is named, not loaded)
@@ -93,6 +101,7 @@ class TrainConfig:
     scheduler: str = "processes"
     wthor: tuple[str, ...] = ()
     wthor_labels: str = "theory"
+    logbook: tuple[str, ...] = ()
 
 
 def empties_of(ps: np.ndarray, os_: np.ndarray) -> np.ndarray:
@@ -175,35 +184,62 @@ def play_games(first_id: int, count: int, seed: int, cfg: dict[str, Any]
             "label": np.array(labels, dtype=np.int32), "game": np.array(game_ids, dtype=np.int32)}
 
 
-def wthor_chunk(base: WthorBase, first_id: int, name: str) -> dict[str, np.ndarray]:
-    """The positions of the games of a WTHOR file (``base``, read from ``name``) as a game
-    chunk (ids from ``first_id``): the position at the file's theoretical depth labelled by
-    the game's theoretical score, the earlier ones carrying it as their ``outcome``
-    (:class:`~bitgames.othello.wthor.WthorError` naming the game for a move that is not
-    legal)."""
+def scored_chunk(games: Iterable[tuple[int, Iterable[Board]]], first_id: int, depth: int,
+                 exact: bool) -> dict[str, np.ndarray]:
+    """The positions of played games with a known result as a game chunk (ids from
+    ``first_id``). ``games`` gives each game's result (Black's disc difference) and its
+    positions (:class:`~bitgames.othello.board.Board`). Positions with ``depth`` empties (with
+    at most ``depth`` if ``exact``) are labelled by the result for their side to move; the
+    earlier ones carry it as their ``outcome``."""
     from bitgames.core.board import BLACK
-    from bitgames.core.errors import IllegalMoveError
-    from bitgames.othello.wthor import WthorError
 
     ps: list[int] = []
     os_: list[int] = []
     labels: list[int] = []
     game_ids: list[int] = []
     outcomes: list[int] = []
-    for number, game in enumerate(base.games):
-        black = 100 * (2 * game.theoretical - 64)  # Black's theoretical disc difference
-        try:
-            for board in game.positions():
-                theory = black if board.turn == BLACK else -black
-                empties = board.empties()
-                _record(ps, os_, labels, game_ids, *board.bitboards(),
-                        theory if empties == base.depth else NO_LABEL, first_id + number)
-                outcomes.append(theory if empties > base.depth else NO_LABEL)
-        except IllegalMoveError as exc:
-            raise WthorError(f"{name}: game {number + 1}: {exc}") from None
+    for number, (black, positions) in enumerate(games):
+        for board in positions:
+            score = 100 * (black if board.turn == BLACK else -black)
+            empties = board.empties()
+            labelled = empties <= depth if exact else empties == depth
+            p, o = board.bitboards()
+            _record(ps, os_, labels, game_ids, p, o, score if labelled else NO_LABEL,
+                    first_id + number)
+            outcomes.append(score if empties > depth else NO_LABEL)
     return {"p": np.array(ps, dtype=np.uint64), "o": np.array(os_, dtype=np.uint64),
             "label": np.array(labels, dtype=np.int32), "game": np.array(game_ids, dtype=np.int32),
             "outcome": np.array(outcomes, dtype=np.int32)}
+
+
+def wthor_chunk(base: WthorBase, first_id: int, name: str) -> dict[str, np.ndarray]:
+    """The positions of the games of a WTHOR file (``base``, read from ``name``) as a game
+    chunk (:func:`scored_chunk`): the position at the file's theoretical depth labelled by
+    the game's theoretical score, the earlier ones carrying it as their ``outcome``
+    (:class:`~bitgames.othello.wthor.WthorError` naming the game for a move that is not
+    legal)."""
+    from bitgames.core.errors import IllegalMoveError
+    from bitgames.othello.wthor import WthorError
+
+    games = [(2 * game.theoretical - 64, game.positions()) for game in base.games]
+    try:
+        return scored_chunk(games, first_id, base.depth, exact=False)
+    except IllegalMoveError as exc:
+        raise WthorError(f"{name}: {exc}") from None
+
+
+def logbook_chunk(transcripts: list[str], scores: list[int], first_id: int
+                  ) -> dict[str, np.ndarray]:
+    """Logistello's games (their transcripts and Black's final scores) as a game chunk
+    (:func:`scored_chunk`): positions with at most
+    :data:`~bitgames.othello.logbook.EXACT_EMPTIES` empties labelled by the game's result,
+    the earlier ones carrying it as their ``outcome``."""
+    from bitgames.othello.board import positions_of
+    from bitgames.othello.logbook import EXACT_EMPTIES
+
+    games = [(score, positions_of([t[i: i + 2] for i in range(0, len(t), 2)]))
+             for t, score in zip(transcripts, scores, strict=True)]
+    return scored_chunk(games, first_id, EXACT_EMPTIES, exact=True)
 
 
 def solve_positions(ps: np.ndarray, os_: np.ndarray, table_bits: int = 20) -> np.ndarray:
@@ -340,6 +376,34 @@ class Trainer:
                 shown.update(1)
         self.log(f"WTHOR: {first - WTHOR_IDS} games from {len(self.cfg.wthor)} files")
 
+    def import_logbook(self) -> None:
+        """Logistello's games of ``cfg.logbook`` (:func:`logbook_chunk`), :data:`LOGBOOK_CHUNK`
+        games a chunk, game ids from :data:`LOGBOOK_IDS` on in the order of the files;
+        chunks already on disk are skipped."""
+        from bitgames.core.parallel import default_workers, run_tasks
+        from bitgames.othello.logbook import load_logbook
+
+        first = LOGBOOK_IDS
+        tasks, names = [], []
+        for path in self.cfg.logbook:
+            games = load_logbook(path)
+            stem = Path(path).name.split(".")[0]
+            for k in range(0, len(games), LOGBOOK_CHUNK):
+                out = self.out / "games" / f"logbook-{stem}-{k // LOGBOOK_CHUNK:03d}.npz"
+                part = games[k: k + LOGBOOK_CHUNK]
+                if not out.exists():
+                    tasks.append(([g.transcript() for g in part], [g.black_score for g in part],
+                                  first + k))
+                    names.append(out)
+            first += len(games)
+        workers = self.cfg.workers or default_workers()
+        with bar(len(tasks), "logbook chunks", "chunk") as shown:
+            for i, chunk in run_tasks(logbook_chunk, tasks, self.cfg.scheduler, workers):
+                with atomic_write(names[i], "games") as f:
+                    np.savez_compressed(f, **chunk)
+                shown.update(1)
+        self.log(f"logbook: {first - LOGBOOK_IDS} games from {len(self.cfg.logbook)} files")
+
     def _chunks(self) -> list[Path]:
         return sorted((self.out / "games").glob("*.npz"))
 
@@ -352,7 +416,7 @@ class Trainer:
         from bitgames.core.parallel import default_workers, run_tasks
 
         if self.cfg.exact_empties <= self.cfg.solve_empties and not self.cfg.wthor:
-            return  # the self-play games are solved that far already
+            return  # self-play (and logbook) games are labelled that far already
         (self.out / "exact").mkdir(exist_ok=True)
         chunks = self._chunks()
         todo = [c for c in chunks if self._exact_upto(c) < self.cfg.exact_empties]

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bitgames.core.errors import BitgamesError
-from bitgames.othello.board import Board
+from bitgames.othello.board import Board, positions_of
 
 HEADER = 16
 GAME = 68
@@ -56,12 +56,7 @@ class WthorGame:
     def board(self) -> Board:
         """The game replayed by our rules, passes pushed where a side cannot move
         (:class:`~bitgames.core.errors.IllegalMoveError` for a move that is not legal)."""
-        board = Board()
-        for move in self.moves:
-            if not board.is_legal(move) and board.is_legal("pass"):
-                board.push("pass")
-            board.push(move)
-        return board
+        return Board.from_transcript(self.transcript())
 
     def positions(self) -> Iterator[Board]:
         """The position before each move of the game (a copy each; passes pushed where a
@@ -71,12 +66,7 @@ class WthorGame:
         >>> [board.empties() for board in game.positions()]
         [60, 59, 58]
         """
-        board = Board()
-        for move in self.moves:
-            if not board.is_legal(move) and board.is_legal("pass"):
-                board.push("pass")
-            yield board.copy(stack=False)
-            board.push(move)
+        return positions_of(self.moves)
 
     def transcript(self) -> str:
         """The moves as one string, ``f5f6e6f4...``."""
