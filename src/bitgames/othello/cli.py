@@ -280,6 +280,10 @@ def _add_engine_commands(sub: argparse._SubParsersAction) -> None:
                    help="label the WTHOR and logbook positions before their exact depth by "
                    "the game's (theoretical) score (default) or by backed-up searches like "
                    "self-play ones")
+    t.add_argument("--outcome-below", type=Integer(1, 64), default=64,
+                   help="with --wthor-labels theory, only positions with fewer empties than "
+                   "this take their game's score; the earlier ones are labelled by "
+                   "backed-up searches (64: all)")
     t.add_argument("--generate-only", action="store_true",
                    help="only play the games and solve their exact labels")
     t.set_defaults(func=cmd_train)
@@ -453,7 +457,8 @@ def cmd_train(args: argparse.Namespace) -> int:
                       exact_empties=args.exact_empties, label_depth=args.label_depth,
                       window=args.window, damp=args.damp, workers=args.workers or 0,
                       scheduler=args.scheduler, wthor=tuple(args.wthor),
-                      wthor_labels=args.wthor_labels, logbook=tuple(args.logbook))
+                      wthor_labels=args.wthor_labels, logbook=tuple(args.logbook),
+                      outcome_below=args.outcome_below)
     trainer = Trainer(args.out, cfg)
     trainer.generate()
     trainer.import_wthor()

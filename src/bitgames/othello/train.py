@@ -32,7 +32,8 @@ The recipe of seed 002 (§7.2), with pattern features:
    (its ``outcome``: the result of the game had it been played perfectly from that depth
    on; noisy, but centred on real play, as Logistello's labels were), otherwise they are
    labelled by backed-up searches. Later positions get exact and backed-up labels as above;
-   the held-out error "vs exact" counts exact labels only. **Logistello's games**
+   the held-out error "vs exact" counts exact labels only; ``outcome_below`` keeps the
+   outcomes to positions with fewer empties (the others are searched). **Logistello's games**
    (``logbook``: its ``logbook.gam``, :mod:`bitgames.othello.logbook`) join the same way,
    :data:`LOGBOOK_CHUNK` games a chunk: their positions with at most 18 empties are labelled
    by the game's result (exact there), the earlier ones carry it as their ``outcome``.
@@ -102,6 +103,7 @@ class TrainConfig:
     wthor: tuple[str, ...] = ()
     wthor_labels: str = "theory"
     logbook: tuple[str, ...] = ()
+    outcome_below: int = 64
 
 
 def empties_of(ps: np.ndarray, os_: np.ndarray) -> np.ndarray:
@@ -472,9 +474,10 @@ class Trainer:
         data = self.load()
         ps, os_, games = data["p"], data["o"], data["game"]
         labels = data["label"].astype(np.int64)
-        if self.cfg.wthor_labels == "theory":
-            labels = np.where(labels == NO_LABEL, data["outcome"], labels)
         empties = data["empties"]
+        if self.cfg.wthor_labels == "theory":
+            use = (labels == NO_LABEL) & (empties < self.cfg.outcome_below)
+            labels = np.where(use, data["outcome"], labels)
         stages = np.minimum(empties // 4, ev.N_STAGES - 1)
         held = games % 10 == 0
         vgames = games % 10 == VALIDATION
