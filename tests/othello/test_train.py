@@ -280,6 +280,32 @@ def test_tournament_games_join_the_training(tmp_path) -> None:  # type: ignore[n
     assert by_stage[8]["held_out"] > 0 and by_stage[8]["exact_held_out"] == 0
 
 
+def test_outcomes_label_only_positions_below_outcome_below(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """By default every WTHOR position before the theoretical depth takes its game's
+    theoretical score as label; with ``outcome_below=40`` only those with fewer than 40
+    empties do, and the earlier ones take backed-up searches (some of which differ)."""
+    from pathlib import Path
+
+    sample = str(Path(__file__).with_name("wthor_2023_sample.wtb"))
+    fitted = {}
+    for below in (64, 40):
+        cfg = TrainConfig(games=0, exact_empties=8, label_depth=1, workers=1,
+                          scheduler="serial", wthor=(sample,), outcome_below=below)
+        t = Trainer(tmp_path / str(below), cfg, log=lambda s: None)
+        t.import_wthor()
+        t.solve()
+        t.fit()
+        fitted[below] = np.load(tmp_path / str(below) / "labels.npz")["label"]
+    data = t.load()
+    empties, outcome = data["empties"], data["outcome"]
+    early, mid = empties >= 40, (empties > 24) & (empties < 40)
+    assert early.any() and mid.any()
+    assert np.array_equal(fitted[64][early | mid], outcome[early | mid])
+    assert np.array_equal(fitted[40][mid], outcome[mid])
+    assert (fitted[40][early] != NO_LABEL).all()
+    assert (fitted[40][early] != outcome[early]).any()
+
+
 def test_train_command_takes_tournament_games_alone(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     from pathlib import Path
 
