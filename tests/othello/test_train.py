@@ -280,6 +280,17 @@ def test_tournament_games_join_the_training(tmp_path) -> None:  # type: ignore[n
     assert by_stage[8]["held_out"] > 0 and by_stage[8]["exact_held_out"] == 0
 
 
+def test_a_tournament_game_with_an_illegal_move_is_named() -> None:
+    from bitgames.othello.train import wthor_chunk
+    from bitgames.othello.wthor import WthorError, read_base
+
+    header = bytes([20, 23, 4, 26, 2, 0, 0, 0, 0, 0, 231, 7, 8, 0, 24, 0])  # 2 games
+    good = bytes([0, 0, 0, 0, 0, 0, 33, 32]) + bytes([56, 64]) + bytes(58)  # f5 d6
+    bad = bytes([0, 0, 0, 0, 0, 0, 33, 32]) + bytes([56, 11]) + bytes(58)  # f5 a1
+    with pytest.raises(WthorError, match=r"WTH_2023.wtb: game 2: .*a1"):
+        wthor_chunk(read_base(header + good + bad), 0, "WTH_2023.wtb")
+
+
 def test_outcomes_label_only_positions_below_outcome_below(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """By default every WTHOR position before the theoretical depth takes its game's
     theoretical score as label; with ``outcome_below=40`` only those with fewer than 40

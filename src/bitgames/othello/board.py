@@ -464,7 +464,7 @@ def positions_of(moves: Iterable[str]) -> Iterator[Board]:
     """
     board = Board()
     for move in moves:
-        if not board.is_legal(move) and board.is_legal("pass"):
+        if board.must_pass():
             board.push("pass")
         yield board.copy(stack=False)
         board.push(move)

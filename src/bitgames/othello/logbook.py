@@ -82,7 +82,7 @@ def parse_line(line: str) -> LogbookGame:
         if sign not in "+-":
             raise ValueError(f"move {i // 3 + 1} ({moves_text[i: i + 3]}): the sign must be "
                              "+ (Black) or - (White)")
-        if not board.is_legal(square) and board.is_legal("pass"):
+        if board.must_pass():
             board.push("pass")
         if (sign == "+") != (board.turn == BLACK):
             raise ValueError(f"move {i // 3 + 1} ({moves_text[i: i + 3]}): it is "

@@ -192,8 +192,11 @@ def scored_chunk(games: Iterable[tuple[int, Iterable[Board]]], first_id: int, de
     ``first_id``). ``games`` gives each game's result (Black's disc difference) and its
     positions (:class:`~bitgames.othello.board.Board`). Positions with ``depth`` empties (with
     at most ``depth`` if ``exact``) are labelled by the result for their side to move; the
-    earlier ones carry it as their ``outcome``."""
+    earlier ones carry it as their ``outcome``
+    (:class:`~bitgames.core.errors.IllegalMoveError` naming the game, from 1, for a move that
+    is not legal)."""
     from bitgames.core.board import BLACK
+    from bitgames.core.errors import IllegalMoveError
 
     ps: list[int] = []
     os_: list[int] = []
@@ -201,14 +204,17 @@ def scored_chunk(games: Iterable[tuple[int, Iterable[Board]]], first_id: int, de
     game_ids: list[int] = []
     outcomes: list[int] = []
     for number, (black, positions) in enumerate(games):
-        for board in positions:
-            score = 100 * (black if board.turn == BLACK else -black)
-            empties = board.empties()
-            labelled = empties <= depth if exact else empties == depth
-            p, o = board.bitboards()
-            _record(ps, os_, labels, game_ids, p, o, score if labelled else NO_LABEL,
-                    first_id + number)
-            outcomes.append(score if empties > depth else NO_LABEL)
+        try:
+            for board in positions:
+                score = 100 * (black if board.turn == BLACK else -black)
+                empties = board.empties()
+                labelled = empties <= depth if exact else empties == depth
+                p, o = board.bitboards()
+                _record(ps, os_, labels, game_ids, p, o, score if labelled else NO_LABEL,
+                        first_id + number)
+                outcomes.append(score if empties > depth else NO_LABEL)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"game {number + 1}: {exc}") from None
     return {"p": np.array(ps, dtype=np.uint64), "o": np.array(os_, dtype=np.uint64),
             "label": np.array(labels, dtype=np.int32), "game": np.array(game_ids, dtype=np.int32),
             "outcome": np.array(outcomes, dtype=np.int32)}
@@ -230,17 +236,16 @@ def wthor_chunk(base: WthorBase, first_id: int, name: str) -> dict[str, np.ndarr
         raise WthorError(f"{name}: {exc}") from None
 
 
-def logbook_chunk(transcripts: list[str], scores: list[int], first_id: int
+def logbook_chunk(moves: list[list[str]], scores: list[int], first_id: int
                   ) -> dict[str, np.ndarray]:
-    """Logistello's games (their transcripts and Black's final scores) as a game chunk
+    """Logistello's games (their moves and Black's final scores) as a game chunk
     (:func:`scored_chunk`): positions with at most
     :data:`~bitgames.othello.logbook.EXACT_EMPTIES` empties labelled by the game's result,
     the earlier ones carrying it as their ``outcome``."""
     from bitgames.othello.board import positions_of
     from bitgames.othello.logbook import EXACT_EMPTIES
 
-    games = [(score, positions_of([t[i: i + 2] for i in range(0, len(t), 2)]))
-             for t, score in zip(transcripts, scores, strict=True)]
+    games = [(score, positions_of(game)) for game, score in zip(moves, scores, strict=True)]
     return scored_chunk(games, first_id, EXACT_EMPTIES, exact=True)
 
 
@@ -394,7 +399,7 @@ class Trainer:
                 out = self.out / "games" / f"logbook-{stem}-{k // LOGBOOK_CHUNK:03d}.npz"
                 part = games[k: k + LOGBOOK_CHUNK]
                 if not out.exists():
-                    tasks.append(([g.transcript() for g in part], [g.black_score for g in part],
+                    tasks.append(([g.moves for g in part], [g.black_score for g in part],
                                   first + k))
                     names.append(out)
             first += len(games)
