@@ -12,15 +12,15 @@ return), with the game's result from the side to move's view (1, 1/2 or 0).
 The evaluation is linear in its weights up to rounding, so each position is reduced to
 one feature per weight (the evaluation with that weight alone set). The fit first finds
 the scale ``K`` for which ``1 / (1 + exp(-eval / K))`` best predicts the results with the
-starting weights (the engine's, or ``--start``), then moves every positional weight (the
-Pawn stays at 10,000 ev, the scale of the others; each within its engine option's range;
-the having-the-move bonus stays too, as the quiet positions are not a fair sample of who
-is to move) to minimise the mean squared error of that prediction
-on the training games, plus a small pull (``--ridge``) towards the starting weights, as
-some weights are nearly interchangeable in the fit. It reports the error on the held-out
-games (split by game) before and after, and prints the weights as a match specification
-(``pbetween:...,pcentral:...``); whether they play better is for a match to say, not
-this error.
+starting weights (the engine's, or ``--start``; ``--start course`` for the course's),
+then moves every positional weight (the Pawn stays at 10,000 ev, the scale of the
+others; each within its engine option's range; the having-the-move bonus stays too, as
+the quiet positions are not a fair sample of who is to move) to minimise the mean
+squared error of that prediction on the training games, plus a small pull
+(``--ridge``) towards the starting weights, as some weights are nearly interchangeable
+in the fit. It reports the error on the held-out games (split by game) before and after,
+and prints the weights as a match specification (``pbetween:...,pcentral:...``);
+whether they play better is for a match to say, not this error.
 """
 
 from __future__ import annotations
@@ -110,7 +110,8 @@ def main() -> None:
     ap.add_argument("--ridge", type=float, default=1e-5,
                     help="weight of the pull towards the starting weights")
     ap.add_argument("--start", default="", metavar="SPEC",
-                    help="weights to start from, as NAME:V,... (default: the engine's)")
+                    help="weights to start from, as NAME:V,... or 'course' for the course "
+                    "reference's (default: the engine's)")
     args = ap.parse_args()
 
     x, r, g = positions(args.games, args.every, args.skip)
@@ -121,8 +122,8 @@ def main() -> None:
     print(f"{len(r)} quiet positions from {len(set(g.tolist()))} games "
           f"({int(train.sum())} to fit, {int(test.sum())} held out)")
 
-    start = ev.default_params()
-    for item in filter(None, args.start.split(",")):
+    start = ev.course_params() if args.start == "course" else ev.default_params()
+    for item in filter(None, args.start.split(",")) if args.start != "course" else []:
         name, value = item.split(":")
         start[ev.OPTIONS[name][0]] = int(value)
     w0 = np.array([start[ev.P_PAWN]] + [start[s] for _n, s in TUNED], dtype=float)

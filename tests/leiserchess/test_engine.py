@@ -19,9 +19,11 @@ from bitgames.leiserchess import kernels as K
 from bitgames.leiserchess import search as S
 from bitgames.leiserchess.board import BLACK, WHITE, Board
 from bitgames.leiserchess.eval import (
+    OPTIONS,
     P_DRAW,
     P_HMB,
     P_USE_NMM,
+    course_params,
     default_params,
     evaluate_board,
     material_params,
@@ -80,8 +82,9 @@ def test_eval_hand_computed() -> None:
     # Lavender King a7 facing S: kface 2500, kaggressive 406,
     # hattack trunc(8/8 + H(8)) = 3 -> 2700, mobility 1600 -> 7206.
     # (-494 - 7206) / 100 = -77 centipawns for Tangerine.
-    assert evaluate_board(Board("ss7/8/8/8/8/8/8/7EE W")) == -77
-    assert evaluate_board(Board("ss7/8/8/8/8/8/8/7EE B")) == 77
+    # (the course's weights; the default ones are fitted to game results)
+    assert evaluate_board(Board("ss7/8/8/8/8/8/8/7EE W"), course_params()) == -77
+    assert evaluate_board(Board("ss7/8/8/8/8/8/8/7EE B"), course_params()) == 77
 
 
 def test_eval_hattack_whole_sum() -> None:
@@ -169,7 +172,7 @@ def test_without_null_moves_the_search_matches_the_course_reference() -> None:
     # +0.03 at depth 4. At depths 6-7 matching the reference needs its table in
     # quiescence too, which we dropped for speed (we give h4h5 +0.20 at depth 6).
     # One search reports every iteration, as the reference's one `go depth` did.
-    params = default_params()
+    params = course_params()
     params[P_USE_NMM] = 0
     infos: list[Info] = []
     S.Engine(params=params).search(Board(), Limit(depth=len(REFERENCE_FROM_START)),
@@ -182,7 +185,7 @@ def test_a_search_out_of_time_before_its_first_iteration_still_searches_one_ply(
     # a clock already run out raises the stop before the first iteration: it still runs,
     # and answers what the course player answers at depth 1 (not the first legal move)
     assert str(next(iter(Board().legal_moves))) != REFERENCE_FROM_START[0][0]
-    res = S.Engine(table_bits=12).search(Board(), Limit(remaining=0.0))
+    res = S.Engine(table_bits=12, params=course_params()).search(Board(), Limit(remaining=0.0))
     assert (str(res.move), S.to_centipawns(res.score)) == REFERENCE_FROM_START[0]
     assert res.depth == 1 and res.ended is End.TIME
 
@@ -388,7 +391,7 @@ def test_engine_params_are_copied() -> None:
     p = default_params()
     e = S.Engine(table_bits=10, params=p)
     e.params[1] = 0
-    assert p[1] == 2000
+    assert p[1] == OPTIONS["pbetween"][1] != 0
     assert isinstance(e.params, np.ndarray)
 
 
@@ -505,11 +508,13 @@ def test_a_stored_win_is_read_back_relative_to_the_node(fen: str) -> None:
 def test_a_stopped_iteration_keeps_a_better_move_it_finished() -> None:
     # depth 3 changes its mind (a3b2 at depth 2, a3b3 at depth 3): stopped by a node limit
     # in the middle of the third iteration, after a3b3 was searched to the end, the search
-    # plays it, although the last finished iteration is the second
+    # plays it, although the last finished iteration is the second (with the course's
+    # weights, for which the position was found)
     board = Board("ee7/3sw4/8/1se1nw1SESE1/nw1ne2SE2/3SENESE2/6WW1/2NE5 B")
-    two = S.Engine(table_bits=16).search(board, Limit(depth=2))
-    three = S.Engine(table_bits=16).search(board, Limit(depth=3))
+    p = course_params()
+    two = S.Engine(table_bits=16, params=p).search(board, Limit(depth=2))
+    three = S.Engine(table_bits=16, params=p).search(board, Limit(depth=3))
     assert two.move != three.move
-    stopped = [S.Engine(table_bits=16).search(board, Limit(nodes=n))
+    stopped = [S.Engine(table_bits=16, params=p).search(board, Limit(nodes=n))
                for n in range(1024, three.nodes, 1024)]
     assert any(r.depth == 2 and r.move == three.move for r in stopped)

@@ -104,7 +104,7 @@ def test_match_against_our_uci_mode(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_match_options_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["leiserchess", "match", "eval:pawns", "level:1", "--games", "2",
                  "--scheduler", "serial"]) == 2
-    assert "eval must be full or material" in capsys.readouterr().err
+    assert "eval must be full, course or material" in capsys.readouterr().err
     assert main(["leiserchess", "match", "use_nmm:2", "level:1", "--games", "2",
                  "--scheduler", "serial"]) == 2
     assert "use_nmm must be at most 1, got 2" in capsys.readouterr().err
@@ -120,6 +120,11 @@ def test_an_engine_spec_sets_the_uci_options() -> None:
     engine = match_kit().engine({"eval": "material", "use_nmm": "0", "hmb": "7"})
     assert engine.params[OPTIONS["use_nmm"][0]] == 0 and engine.params[OPTIONS["hmb"][0]] == 7
     assert engine.params[OPTIONS["pawnpin"][0]] == 0 and engine.params[P_PAWN] == 10000
+    # eval:course plays the course reference's weights (the defaults are fitted ones)
+    course = match_kit().engine({"eval": "course", "pbetween": "1"}).params
+    assert course[OPTIONS["pcentral"][0]] == 500 and course[OPTIONS["kaggressive"][0]] == 26000
+    assert course[OPTIONS["pbetween"][0]] == 1  # a named weight still overrides
+    assert match_kit().engine({}).params[OPTIONS["pcentral"][0]] == OPTIONS["pcentral"][1]
 
 
 def test_a_match_stops_on_ctrl_c_and_keeps_its_games(tmp_path: Path) -> None:

@@ -83,8 +83,9 @@ def add_commands(sub: Any) -> None:
         help="engine against engine: the built-in engine or outside UCI engines",
         description="Play a match: each opening twice with colours swapped, games in "
         "parallel; report the score and Elo of A with its 95% interval. Players: "
-        "level:N[,depth:N][,nodes:N][,time:S][,eval:full|material][,hash:BITS][,NAME:V] "
-        "for the built-in engine (eval:material plays on material alone; hash: table size "
+        "level:N[,depth:N][,nodes:N][,time:S][,eval:full|course|material][,hash:BITS]"
+        "[,NAME:V] for the built-in engine (eval:course plays the course reference's "
+        "weights, eval:material material alone; hash: table size "
         "2**BITS; NAME:V sets one of the engine's UCI options, e.g. use_nmm:0), or "
         "cmd:\"COMMAND\" for an outside engine speaking the 6.172 UCI dialect (e.g. "
         "cmd:\"./leiserchess\" for the course's binary). --records writes "
@@ -196,8 +197,9 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def match_kit(draw_rule: str = "rules") -> Any:
     """The :class:`~bitgames.core.match.GameKit` of Leiserchess: boards under
-    ``draw_rule``, the built-in engine (options ``eval:full|material``, ``hash:BITS``),
-    outside engines in the 6.172 UCI dialect, the referee's PGN-like records."""
+    ``draw_rule``, the built-in engine (options ``eval:full|course|material``,
+    ``hash:BITS``), outside engines in the 6.172 UCI dialect, the referee's PGN-like
+    records."""
     from bitgames.core.errors import BitgamesError
     from bitgames.core.match import GameKit
     from bitgames.leiserchess.board import Board
@@ -216,24 +218,30 @@ def _engine(options: dict[str, str]) -> Any:
     from bitgames.core import jit
     from bitgames.core.errors import BitgamesError
     from bitgames.core.protocol import parse_int
-    from bitgames.leiserchess.eval import OPTIONS, default_params, material_params
+    from bitgames.leiserchess.eval import (
+        OPTIONS,
+        course_params,
+        default_params,
+        material_params,
+    )
     from bitgames.leiserchess.search import Engine
 
     unknown = set(options) - {"eval", "hash"} - set(OPTIONS)
     if unknown:
         raise BitgamesError(f"unknown Leiserchess engine option(s) {', '.join(sorted(unknown))}"
-                            " (known: eval:full|material, hash:BITS, and the UCI options "
-                            f"{', '.join(OPTIONS)})")
+                            " (known: eval:full|course|material, hash:BITS, and the UCI "
+                            f"options {', '.join(OPTIONS)})")
     kind = options.get("eval", "full")
-    if kind not in ("full", "material"):
-        raise BitgamesError(f"eval must be full or material, got {kind!r}")
+    weights = {"full": default_params, "course": course_params, "material": material_params}
+    if kind not in weights:
+        raise BitgamesError(f"eval must be full, course or material, got {kind!r}")
     try:
         bits = int(options.get("hash", "20"))
     except ValueError:
         raise BitgamesError(f"hash needs a number of bits, got {options['hash']!r}") from None
     if not 8 <= bits <= 28:
         raise BitgamesError(f"hash must be 8..28 bits, got {bits}")
-    params = default_params() if kind == "full" else material_params()
+    params = weights[kind]()
     for name, (slot, _default, lo, hi) in OPTIONS.items():
         if name in options:
             params[slot] = parse_int(options[name], name, lo=lo, hi=hi)

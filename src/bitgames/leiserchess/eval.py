@@ -3,7 +3,10 @@
 Internal units are the reference's "ev": one Pawn = 10 000. The result is
 ``(Tangerine total - Lavender total) / 100`` in centipawns, from the side to move's view.
 Every weight lives in an ``int64`` parameter array (:func:`default_params`), so a
-material-only engine is the same kernel with the other weights set to zero.
+material-only engine is the same kernel with the other weights set to zero, and the
+course's own weights (:func:`course_params`) are one array away. The default weights
+were fitted to self-play results (``benchmarks/leiserchess_tune.py``; docs/PERFORMANCE.md,
+"The evaluation's weights fitted to game results").
 
 Terms (reference §7): material; ``pbetween`` (Pawn inside the Kings' rectangle);
 ``pcentral`` (a table); ``kface``; ``kaggressive``; ``hattack`` (h_squares_attackable over
@@ -16,6 +19,8 @@ node by the search and passed in.
 0
 >>> evaluate_board(Board("ss7/8/8/8/8/8/NW7/7NN W"), default_params()) > 9000 // 100
 True
+>>> evaluate_board(Board("ss7/8/8/8/8/8/8/7EE W"), course_params())  # the course's figure
+-77
 """
 
 from __future__ import annotations
@@ -53,14 +58,15 @@ N_PARAMS = 16
 
 #: Option names (UCI ``setoption``), their slots, defaults and ranges.
 OPTIONS: dict[str, tuple[int, int, int, int]] = {
-    # name: (slot, default, min, max); evaluation weights in ev (1 pawn = 10000)
-    "pbetween": (P_PBETWEEN, 2000, -10000, 10000),
-    "pcentral": (P_PCENTRAL, 500, -10000, 10000),
-    "kface": (P_KFACE, 5000, -10000, 10000),
-    "kaggressive": (P_KAGGRESSIVE, 26000, 0, 30000),
-    "hattack": (P_HATTACK, 900, 0, 10000),
-    "mobility": (P_MOBILITY, 400, 0, 10000),
-    "pawnpin": (P_PAWNPIN, 4000, 0, 10000),
+    # name: (slot, default, min, max); evaluation weights in ev (1 pawn = 10000), fitted
+    # to self-play results (session 42; the course's in COURSE_WEIGHTS)
+    "pbetween": (P_PBETWEEN, 6589, -10000, 10000),
+    "pcentral": (P_PCENTRAL, -7689, -10000, 10000),
+    "kface": (P_KFACE, 4984, -10000, 10000),
+    "kaggressive": (P_KAGGRESSIVE, 20138, 0, 30000),
+    "hattack": (P_HATTACK, 1566, 0, 10000),
+    "mobility": (P_MOBILITY, 0, 0, 10000),
+    "pawnpin": (P_PAWNPIN, 5191, 0, 10000),
     "hmb": (P_HMB, 3, 0, 100),
     "draw": (P_DRAW, -7, -100, 100),
     "lmr_r1": (P_LMR_R1, 5, 1, 100),
@@ -71,12 +77,30 @@ OPTIONS: dict[str, tuple[int, int, int, int]] = {
 }
 
 
+#: The course reference player's evaluation weights (ev), which the engine played with
+#: until session 42.
+COURSE_WEIGHTS = {"pbetween": 2000, "pcentral": 500, "kface": 5000, "kaggressive": 26000,
+                  "hattack": 900, "mobility": 400, "pawnpin": 4000}
+
+
 def default_params() -> np.ndarray:
-    """The reference's default weights and search settings."""
+    """The default weights (fitted to game results) and search settings."""
     p = np.zeros(N_PARAMS, dtype=np.int64)
     p[P_PAWN] = 10000
     for slot, default, _lo, _hi in OPTIONS.values():
         p[slot] = default
+    return p
+
+
+def course_params() -> np.ndarray:
+    """The course reference player's weights, with the default search settings.
+
+    >>> int(course_params()[OPTIONS["pbetween"][0]]), int(default_params()[P_PAWN])
+    (2000, 10000)
+    """
+    p = default_params()
+    for name, value in COURSE_WEIGHTS.items():
+        p[OPTIONS[name][0]] = value
     return p
 
 
