@@ -12,15 +12,16 @@ return), with the game's result from the side to move's view (1, 1/2 or 0).
 The evaluation is linear in its weights up to rounding, so each position is reduced to
 one feature per weight (the evaluation with that weight alone set). The fit first finds
 the scale ``K`` for which ``1 / (1 + exp(-eval / K))`` best predicts the results with the
-starting weights (the engine's, or ``--start``; ``--start course`` for the course's),
-then moves every positional weight (the Pawn stays at 10,000 ev, the scale of the
-others; each within its engine option's range; the having-the-move bonus stays too, as
-the quiet positions are not a fair sample of who is to move) to minimise the mean
-squared error of that prediction on the training games, plus a small pull
-(``--ridge``) towards the starting weights, as some weights are nearly interchangeable
-in the fit. It reports the error on the held-out games (split by game) before and after,
-and prints the weights as a match specification (``pbetween:...,pcentral:...``);
-whether they play better is for a match to say, not this error.
+starting weights (the engine's, or ``--start`` as a match player's options: ``eval:course``
+for the course's, ``pbetween:6000,...``), then moves every positional weight (the Pawn
+stays at 10,000 ev, the scale of the others; each within its engine option's range; the
+having-the-move bonus stays too, as the quiet positions are not a fair sample of who is
+to move) to minimise the mean squared error of that prediction on the training games,
+plus a small pull (``--ridge``) towards the starting weights, as some weights are nearly
+interchangeable in the fit. It reports the error on the held-out games (split by game)
+before and after, and prints the weights as a match specification
+(``pbetween:...,pcentral:...``); whether they play better is for a match to say, not
+this error.
 """
 
 from __future__ import annotations
@@ -34,8 +35,10 @@ from collections.abc import Iterator
 import numpy as np
 from scipy.optimize import minimize
 
+from bitgames.core.match import PlayerSpec
 from bitgames.leiserchess import eval as ev
 from bitgames.leiserchess.board import Board
+from bitgames.leiserchess.cli import match_kit
 from bitgames.leiserchess.kernels import MAX_MOVES, laser_path
 from bitgames.leiserchess.search import zapping_moves
 
@@ -43,6 +46,7 @@ from bitgames.leiserchess.search import zapping_moves
 TUNED = [(name, ev.OPTIONS[name][0]) for name in
          ("pbetween", "pcentral", "kface", "kaggressive", "hattack", "mobility", "pawnpin")]
 UNIT = 1_000_000  # a weight this large makes the evaluation's rounding negligible
+PAWN = 10_000.0  # ev: the fit moves the weights in Pawns
 
 
 def _games(paths: list[str]) -> Iterator[tuple[list[str], float]]:
@@ -110,8 +114,8 @@ def main() -> None:
     ap.add_argument("--ridge", type=float, default=1e-5,
                     help="weight of the pull towards the starting weights")
     ap.add_argument("--start", default="", metavar="SPEC",
-                    help="weights to start from, as NAME:V,... or 'course' for the course "
-                    "reference's (default: the engine's)")
+                    help="weights to start from, as a match player's options "
+                    "(eval:course, pbetween:V,...; default: the engine's)")
     args = ap.parse_args()
 
     x, r, g = positions(args.games, args.every, args.skip)
@@ -122,10 +126,7 @@ def main() -> None:
     print(f"{len(r)} quiet positions from {len(set(g.tolist()))} games "
           f"({int(train.sum())} to fit, {int(test.sum())} held out)")
 
-    start = ev.course_params() if args.start == "course" else ev.default_params()
-    for item in filter(None, args.start.split(",")) if args.start != "course" else []:
-        name, value = item.split(":")
-        start[ev.OPTIONS[name][0]] = int(value)
+    start = match_kit().engine(PlayerSpec.parse(args.start).options).params
     w0 = np.array([start[ev.P_PAWN]] + [start[s] for _n, s in TUNED], dtype=float)
     hmb = float(start[ev.P_HMB])  # not fitted: quiet positions are not a fair sample
     s0 = _scores(x, w0, hmb)
@@ -135,19 +136,16 @@ def main() -> None:
           f"(fit), {_mse(s0[test], r[test], k):.5f} (held out)")
 
     # a small pull towards the starting weights picks, among weights that fit alike,
-    # the nearest (in Pawns: 10,000 ev)
-    pawn = np.full(len(TUNED), 10000.0)
-
+    # the nearest
     def loss(z: np.ndarray) -> float:  # z: the change of each weight, in Pawns
-        w = np.concatenate(([w0[0]], w0[1:] + z * pawn))
+        w = np.concatenate(([w0[0]], w0[1:] + z * PAWN))
         pull = args.ridge * float(np.sum(z * z))
         return _mse(_scores(x[train], w, hmb), r[train], k) + pull
 
-    bounds = [((ev.OPTIONS[name][2] - a) / u, (ev.OPTIONS[name][3] - a) / u)
-              for (name, _slot), a, u in zip(TUNED, w0[1:], pawn, strict=True)]
+    bounds = [((ev.OPTIONS[name][2] - a) / PAWN, (ev.OPTIONS[name][3] - a) / PAWN)
+              for (name, _slot), a in zip(TUNED, w0[1:], strict=True)]
     fit = minimize(loss, np.zeros(len(TUNED)), method="L-BFGS-B", bounds=bounds)
-    fit.x = w0[1:] + fit.x * pawn
-    w1 = np.concatenate(([w0[0]], np.round(fit.x)))
+    w1 = np.concatenate(([w0[0]], np.round(w0[1:] + fit.x * PAWN)))
     s1 = _scores(x, w1, hmb)
     print(f"tuned weights: error {_mse(s1[train], r[train], k):.5f} (fit), "
           f"{_mse(s1[test], r[test], k):.5f} (held out)")
