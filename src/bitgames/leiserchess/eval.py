@@ -65,7 +65,7 @@ OPTIONS: dict[str, tuple[int, int, int, int]] = {
     "kface": (P_KFACE, 4984, -10000, 10000),
     "kaggressive": (P_KAGGRESSIVE, 20138, 0, 30000),
     "hattack": (P_HATTACK, 1566, 0, 10000),
-    "mobility": (P_MOBILITY, 0, 0, 10000),
+    "mobility": (P_MOBILITY, 0, -10000, 10000),
     "pawnpin": (P_PAWNPIN, 5191, 0, 10000),
     "hmb": (P_HMB, 3, 0, 100),
     "draw": (P_DRAW, -7, -100, 100),
