@@ -31,10 +31,12 @@ def check_resume_after_a_kill(argv: list[str], save: Path,
 
 def check_ctrl_c_keeps_the_games(argv: list[str], save: Path,
                                  signum: signal.Signals = signal.SIGINT,
-                                 within: float = 5.0) -> None:
+                                 within: float = 5.0, group: bool = False) -> None:
     """``bitgames`` with ``argv`` (a long match saved in ``save``, ``--json``) gets SIGINT
     (or ``signum``) after its first game: it exits 130 within ``within`` seconds, says so,
-    and game 1 is saved."""
+    and that game is saved. With ``group``, the signal goes to its whole process group, as a
+    terminal's Ctrl-C does (the workers and the outside engines get it too): no game in
+    progress may be saved as a player's failure."""
     import os
     import subprocess
     import sys
@@ -42,14 +44,20 @@ def check_ctrl_c_keeps_the_games(argv: list[str], save: Path,
 
     proc = subprocess.Popen([sys.executable, "-m", "bitgames.cli", *argv],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ))
+                            env=dict(os.environ), start_new_session=group)
     assert proc.stdout is not None
-    assert json.loads(proc.stdout.readline())["game"] == 1  # the first game is done
-    proc.send_signal(signum)
+    # the first game done (with several workers, not always game 1)
+    first = json.loads(proc.stdout.readline())["game"]
+    if group:
+        os.killpg(proc.pid, signum)
+    else:
+        proc.send_signal(signum)
     start = time.perf_counter()
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert time.perf_counter() - start < within
     assert json.loads(out.splitlines()[-1])["stopped"] == "interrupted"
     saved = save.read_text().splitlines()
-    assert len(saved) >= 2 and json.loads(saved[1])["number"] == 1
+    assert len(saved) >= 2 and first in [json.loads(line)["number"] for line in saved[1:]]
+    reasons = [json.loads(line)["reason"] for line in saved[1:]]
+    assert not [r for r in reasons if "failed" in r or "illegal" in r], reasons

@@ -134,6 +134,42 @@ def test_a_match_stops_on_ctrl_c_and_keeps_its_games(tmp_path: Path) -> None:
          "--games", "200", "--scheduler", "serial", "--save", str(save), "--json"], save)
 
 
+def test_ctrl_c_in_a_terminal_stops_a_parallel_match_and_forfeits_no_game(
+        tmp_path: Path) -> None:
+    # a terminal's Ctrl-C reaches the workers and the outside engines too: the engines
+    # must not die before the match stops, or the games in progress would be saved as
+    # their crashes (our own UCI mode, as the outside engine, exits on SIGINT)
+    save = tmp_path / "match.jsonl"
+    engine = f"{sys.executable} -m bitgames.cli leiserchess uci"
+    check_ctrl_c_keeps_the_games(
+        ["leiserchess", "match", "depth:2", f'cmd:"{engine}",depth:2', "--games", "200",
+         "--workers", "2", "--save", str(save), "--json"], save, within=10.0, group=True)
+
+
+def test_a_parallel_match_ends_its_games_in_progress_on_ctrl_c(tmp_path: Path) -> None:
+    # SIGINT to the match process alone: the games in progress (a minute each at 0.5 s a
+    # move) are ended at once, not waited for, and none of them is saved
+    import json
+    import os
+    import signal
+    import subprocess
+    import time
+
+    save = tmp_path / "match.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bitgames.cli", "leiserchess", "match", "time:0.5",
+         "time:0.5", "--games", "4", "--workers", "2", "--save", str(save), "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    time.sleep(8.0)  # the two workers have started and are playing
+    proc.send_signal(signal.SIGINT)
+    start = time.perf_counter()
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert time.perf_counter() - start < 5.0
+    assert json.loads(out.splitlines()[-1])["stopped"] == "interrupted"
+    assert len(save.read_text().splitlines()) == 1  # the header: no game was finished
+
+
 def test_a_terminated_match_keeps_its_games_and_stops_its_engines(tmp_path: Path) -> None:
     # SIGTERM (kill, process managers) stops a match as Ctrl-C does: the games played stay
     # saved and the outside engines are closed, even one that ignores the end of its input

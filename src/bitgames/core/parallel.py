@@ -8,7 +8,9 @@ each result at once and resume later without losing finished work.
 - ``scheduler="processes"`` (default): a local process pool of ``workers`` processes
   (default: the number of CPUs); processes are started with ``spawn`` so workers never
   inherit threads or numba state from the parent, and they exit when the parent is
-  killed;
+  killed. Ctrl-C is the parent's to handle: the workers, and the outside engines they
+  start, ignore SIGINT, and a round stopped early (Ctrl-C, SIGTERM, a caller that stops
+  reading) ends the tasks in progress at once instead of waiting for them;
 - ``scheduler="tcp://host:port"``: a Dask distributed scheduler (``pip install
   distributed``); imported only then.
 
@@ -24,6 +26,8 @@ and load its kernels.
 from __future__ import annotations
 
 import os
+import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -103,13 +107,25 @@ class TaskRunner:
         import concurrent.futures as cf
 
         pool = self._process_pool()
-        futures = {pool.submit(fn, *args): i for i, args in enumerate(tasks)}
+        futures = {pool.submit(_run_task, fn, args): i for i, args in enumerate(tasks)}
         try:
             for fut in cf.as_completed(futures):
                 yield futures[fut], fut.result()
         finally:
             for fut in futures:
                 fut.cancel()
+            if any(fut.running() for fut in futures):
+                self._stop_workers()
+
+    def _stop_workers(self) -> None:
+        """End the tasks in progress now (SIGTERM makes each worker's task raise
+        :class:`KeyboardInterrupt`, so its ``finally`` blocks close what it opened), then
+        the pool."""
+        # ProcessPoolExecutor has no public way to reach its processes before Python 3.14
+        for process in list(getattr(self._pool, "_processes", {}).values()):
+            if process.is_alive():
+                process.terminate()
+        self.close()
 
     def _process_pool(self) -> Any:
         if self._pool is None:
@@ -120,19 +136,56 @@ class TaskRunner:
             ctx = multiprocessing.get_context("spawn")
             self._pool = cf.ProcessPoolExecutor(
                 max_workers=self.workers or default_workers(), mp_context=ctx,
-                initializer=_end_with_parent, initargs=(os.getpid(),))
+                initializer=_start_worker, initargs=(os.getpid(),))
         return self._pool
 
 
-def _end_with_parent(parent: int) -> None:
-    """In a pool worker: exit as soon as the process that started the pool is gone.
+#: set in a pool worker while it runs a task
+_IN_TASK = threading.Event()
+#: set in a pool worker told to stop (SIGTERM): it starts no more tasks
+_STOPPED = threading.Event()
+
+
+def _run_task(fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """In a pool worker: ``fn(*args)``, marked as a task that SIGTERM may stop.
+
+    A pool hands a worker one task more than it runs, which can no longer be cancelled:
+    a worker that was stopped refuses it rather than running it to the end.
+    """
+    if _STOPPED.is_set():
+        raise KeyboardInterrupt
+    _IN_TASK.set()
+    try:
+        return fn(*args)
+    finally:
+        _IN_TASK.clear()
+
+
+def _stop_task(signum: int, frame: Any) -> None:
+    """In a pool worker, on SIGTERM: stop the task in progress and start no other (an
+    idle worker waits for the pool to end it)."""
+    _STOPPED.set()
+    if _IN_TASK.is_set():
+        raise KeyboardInterrupt
+
+
+def _start_worker(parent: int) -> None:
+    """In a pool worker, before its first task: leave Ctrl-C to the parent, let SIGTERM
+    stop a task, and exit as soon as the process that started the pool is gone.
+
+    A terminal's Ctrl-C reaches every process of its group: the workers ignore it, and so
+    do the outside engines they start (an ignored signal stays ignored in a program
+    started from the worker), so a game in progress is not lost as an engine's crash;
+    the parent stops the tasks through :meth:`TaskRunner._stop_workers`.
 
     A pool's workers end with the pool, but a parent killed outright (``kill -9``, the
     out-of-memory killer) cannot tell them to: they would go on computing for nobody. A
     daemon thread in each worker looks every half second.
     """
-    import threading
     import time
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stop_task)
 
     def watch() -> None:
         while os.getppid() == parent:

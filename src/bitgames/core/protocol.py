@@ -697,6 +697,9 @@ class Client:
         self.transport = transport
         self.timeout = timeout
         self.name = transport.name
+        # a command's answer was not (fully) read: the controller was interrupted (Ctrl-C,
+        # a match stopped) or gave up waiting, and the engine may still be busy with it
+        self._busy = False
 
     @classmethod
     def start(cls, command: str | list[str], *args: Any, **kwargs: Any) -> Any:
@@ -722,23 +725,35 @@ class Client:
         limit = self.timeout if timeout is None else timeout
         deadline = time.monotonic() + limit
         lines = []
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise EngineError(f"engine {self.name!r} did not answer within {limit:.1f} s")
-            line = self.transport.receive(timeout=left)
-            lines.append(line)
-            if done(line):
-                return lines
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise EngineError(
+                        f"engine {self.name!r} did not answer within {limit:.1f} s")
+                line = self.transport.receive(timeout=left)
+                lines.append(line)
+                if done(line):
+                    return lines
+        except BaseException:
+            self._busy = True
+            raise
 
     def close(self) -> None:
         """Say ``quit`` (every protocol's last word) if the engine still listens, then
-        close the transport."""
+        close the transport; an engine still busy with a command whose answer never came
+        (the controller was interrupted, or gave up waiting) is killed at once."""
+        if self._busy and isinstance(self.transport, ProcessTransport):
+            self.transport.kill()
+        elif not self._busy:
+            self._quit()
+        self.transport.close()
+
+    def _quit(self) -> None:
         try:
             self.send("quit")
         except EngineError:
             pass
-        self.transport.close()
 
     def __enter__(self) -> Client:
         return self
@@ -767,7 +782,6 @@ class GtpController(Client):
     def __init__(self, transport: Transport, timeout: float = 600.0,
                  name: str | None = None) -> None:
         super().__init__(transport, timeout)
-        self._busy = False  # a command was sent and its answer not read (Ctrl-C, timeout)
         self._time: tuple[float, ...] | None = None
         self.name = name or self.command("name") or transport.name
 
@@ -809,15 +823,8 @@ class GtpController(Client):
         if limit.remaining is not None:
             self.request(f"time_left {color} {int(limit.remaining)} {limit.moves_to_go or 0}")
 
-    def close(self) -> None:
-        """Send ``quit`` (if the engine still listens), then close the transport; an
-        engine still busy with a command whose answer never came (the controller was
-        interrupted, or gave up waiting) is killed at once."""
-        if self._busy and isinstance(self.transport, ProcessTransport):
-            self.transport.kill()
-        elif not self._busy:
-            try:
-                self.request("quit", timeout=5.0)  # GTP answers quit: wait for "="
-            except BitgamesError:
-                pass
-        self.transport.close()
+    def _quit(self) -> None:
+        try:
+            self.request("quit", timeout=5.0)  # GTP answers quit: wait for "="
+        except BitgamesError:
+            pass
