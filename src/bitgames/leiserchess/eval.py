@@ -54,7 +54,9 @@ P_LMR_R2 = 11
 P_FUT_DEPTH = 12
 P_USE_NMM = 13
 P_USE_TT = 14
-N_PARAMS = 16
+P_RFP = 15  # reverse futility margin per ply of depth, cp (margin 100 + P_RFP * depth)
+P_FUT_MARGIN = 16  # futility margin per ply of depth, cp (margin P_FUT_MARGIN * depth + 80)
+N_PARAMS = 17
 
 #: Option names (UCI ``setoption``), their slots, defaults and ranges.
 OPTIONS: dict[str, tuple[int, int, int, int]] = {
@@ -74,6 +76,8 @@ OPTIONS: dict[str, tuple[int, int, int, int]] = {
     "fut_depth": (P_FUT_DEPTH, 3, 0, 5),
     "use_nmm": (P_USE_NMM, 1, 0, 1),
     "use_tt": (P_USE_TT, 1, 0, 1),
+    "rfp_margin": (P_RFP, 200, 0, 10000),
+    "fut_margin": (P_FUT_MARGIN, 120, 0, 10000),
 }
 
 

@@ -58,9 +58,11 @@ from bitgames.leiserchess.closebook import (
 from bitgames.leiserchess.eval import (
     P_DRAW,
     P_FUT_DEPTH,
+    P_FUT_MARGIN,
     P_HMB,
     P_LMR_R1,
     P_LMR_R2,
+    P_RFP,
     P_USE_NMM,
     P_USE_TT,
     default_params,
@@ -495,7 +497,7 @@ def pvs(
     if not is_pv and abs(beta) < MATE - MAX_PLY:
         # reverse futility (the reference's margin pruning at depth 1-2)
         if depth <= 2:
-            margin = 300 if depth == 1 else 500
+            margin = 100 + params[P_RFP] * depth
             if static - margin >= beta:
                 return static - margin
         # null-move pruning (a search heuristic: the side to move passes)
@@ -521,7 +523,7 @@ def pvs(
         not is_pv
         and depth <= params[P_FUT_DEPTH]
         and abs(alpha) < MATE - MAX_PLY
-        and static + 120 * depth + 80 <= alpha
+        and static + params[P_FUT_MARGIN] * depth + 80 <= alpha
     )
     best = -INF
     best_move = -1
