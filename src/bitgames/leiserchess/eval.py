@@ -56,7 +56,8 @@ P_USE_NMM = 13
 P_USE_TT = 14
 P_RFP = 15  # reverse futility margin per ply of depth, cp (margin 100 + P_RFP * depth)
 P_FUT_MARGIN = 16  # futility margin per ply of depth, cp (margin P_FUT_MARGIN * depth + 80)
-N_PARAMS = 17
+P_KTHREAT = 17  # cp off the static value of a side whose King the enemy can zap next move
+N_PARAMS = 18
 
 #: Option names (UCI ``setoption``), their slots, defaults and ranges.
 OPTIONS: dict[str, tuple[int, int, int, int]] = {
@@ -78,6 +79,7 @@ OPTIONS: dict[str, tuple[int, int, int, int]] = {
     "use_tt": (P_USE_TT, 1, 0, 1),
     "rfp_margin": (P_RFP, 200, 0, 10000),
     "fut_margin": (P_FUT_MARGIN, 120, 0, 10000),
+    "kthreat": (P_KTHREAT, 0, 0, 10000),
 }
 
 

@@ -60,6 +60,7 @@ from bitgames.leiserchess.eval import (
     P_FUT_DEPTH,
     P_FUT_MARGIN,
     P_HMB,
+    P_KTHREAT,
     P_LMR_R1,
     P_LMR_R2,
     P_RFP,
@@ -226,6 +227,21 @@ def zapping_moves(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: n
     return z
 
 
+@njit(_nrt=False, inline="always")
+def _king_threat(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
+                 side: int, wpath: np.uint64, bpath: np.uint64, ply: int,
+                 st: SearchState) -> int:
+    """``kthreat`` (cp) when the enemy, were it to move, could zap ``side``'s King, else 0
+    (the move list of ``ply + 1``, not yet in use, is the scratch space). The static value
+    the search stands on is lowered by it where it decides a cutoff."""
+    if st.params[P_KTHREAT] == 0:
+        return 0
+    own_path = wpath if side == 0 else bpath
+    if zapping_moves(w, b, k, o0, o1, 1 - side, own_path, st.moves[ply + 1]) < 0:
+        return st.params[P_KTHREAT]
+    return 0
+
+
 @njit(_nrt=False)
 def qsearch(
     w: np.uint64,
@@ -246,7 +262,6 @@ def qsearch(
     """
     stats = st.stats
     stop = st.stop
-    params = st.params
     stats[S_NODES] += 1
     if ply > stats[S_SELDEPTH]:
         stats[S_SELDEPTH] = ply
@@ -258,7 +273,9 @@ def qsearch(
     opp_path = laser_path(w, b, k, o0, o1, 1 - side)
     wpath = own_path if side == 0 else opp_path
     bpath = opp_path if side == 0 else own_path
-    stand = evaluate(w, b, k, o0, o1, side, wpath, bpath, params) + params[P_HMB]
+    stand = evaluate(w, b, k, o0, o1, side, wpath, bpath, st.params) + st.params[P_HMB]
+    if stand > alpha:  # below alpha, a lower stand changes nothing
+        stand -= _king_threat(w, b, k, o0, o1, side, wpath, bpath, ply, st)
     if stand >= beta or ply >= MAX_PLY - 1:
         return stand
     if stand > alpha:
@@ -494,6 +511,8 @@ def pvs(
     one = np.int64(1)
     zero = np.int64(0)
 
+    if not is_pv and abs(beta) < MATE - MAX_PLY and static >= beta:
+        static -= _king_threat(w, b, k, o0, o1, side, wpath, bpath, ply, st)
     if not is_pv and abs(beta) < MATE - MAX_PLY:
         # reverse futility (the reference's margin pruning at depth 1-2)
         if depth <= 2:
