@@ -134,6 +134,8 @@ def test_zapping_moves_are_the_moves_that_zap(fen: str) -> None:
             expected.append(int(m))
     out = np.zeros(K.MAX_MOVES, dtype=np.int64)
     n = S.zapping_moves(*bb, side, enemy_path, out)
+    # the King threat of the kthreat term tries only the moves touching the beam, too
+    assert S.zaps_king_next(*bb, side, enemy_path) == king
     if king:
         assert n == -1
     else:

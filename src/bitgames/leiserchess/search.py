@@ -227,17 +227,52 @@ def zapping_moves(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: n
     return z
 
 
+@njit(_nrt=False)
+def zaps_king_next(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
+                   side: int, enemy_path: np.uint64) -> bool:
+    """Whether one of ``side``'s pseudo-legal moves zaps the enemy King (what
+    :func:`zapping_moves` answers with -1), trying only the moves that leave or enter a
+    square of the beam's path: a Pawn's steps onto it, every move of a piece on it.
+
+    >>> from bitgames.leiserchess.board import Board
+    >>> bb = [np.uint64(x) for x in Board().bitboards()]
+    >>> bool(zaps_king_next(*bb, 0, np.uint64(laser_path(*bb, 1))))
+    False
+    """
+    _fw, _fb, _fk, _f0, _f1, _fz, fres, reach = fire_reach(w, b, k, o0, o1, side)
+    if fres != NONE and (fres == 1) != (side == 0):
+        return True  # even the null move zaps the enemy King
+    own = w if side == 0 else b
+    movers = own & ~(enemy_path & own & ~k)  # own Pawns on the enemy beam are pinned
+    while movers:
+        sq = ctz(movers)
+        movers &= movers - ONE
+        on = (reach >> U(sq)) & ONE
+        tos = NEIGHBOURS[sq] if on else NEIGHBOURS[sq] & reach
+        n_rot = 3 if on else 0
+        while tos or n_rot:
+            if tos:
+                to = ctz(tos)
+                tos &= tos - ONE
+                m = sq | (to << 6)
+            else:
+                m = sq | (sq << 6) | (n_rot << 12)
+                n_rot -= 1
+            res = make_move(w, b, k, o0, o1, side, m)[6]
+            if res != NONE and (res == 1) != (side == 0):
+                return True
+    return False
+
+
 @njit(_nrt=False, inline="always")
 def _king_threat(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
-                 side: int, wpath: np.uint64, bpath: np.uint64, ply: int,
-                 st: SearchState) -> int:
-    """``kthreat`` (cp) when the enemy, were it to move, could zap ``side``'s King, else 0
-    (the move list of ``ply + 1``, not yet in use, is the scratch space). The static value
-    the search stands on is lowered by it where it decides a cutoff."""
+                 side: int, wpath: np.uint64, bpath: np.uint64, st: SearchState) -> int:
+    """``kthreat`` (cp) when the enemy, were it to move, could zap ``side``'s King, else 0.
+    The static value the search stands on is lowered by it where it decides a cutoff."""
     if st.params[P_KTHREAT] == 0:
         return 0
     own_path = wpath if side == 0 else bpath
-    if zapping_moves(w, b, k, o0, o1, 1 - side, own_path, st.moves[ply + 1]) < 0:
+    if zaps_king_next(w, b, k, o0, o1, 1 - side, own_path):
         return st.params[P_KTHREAT]
     return 0
 
@@ -274,8 +309,8 @@ def qsearch(
     wpath = own_path if side == 0 else opp_path
     bpath = opp_path if side == 0 else own_path
     stand = evaluate(w, b, k, o0, o1, side, wpath, bpath, st.params) + st.params[P_HMB]
-    if stand > alpha:  # below alpha, a lower stand changes nothing
-        stand -= _king_threat(w, b, k, o0, o1, side, wpath, bpath, ply, st)
+    if alpha < stand < beta + st.params[P_KTHREAT]:  # elsewhere the penalty decides nothing
+        stand -= _king_threat(w, b, k, o0, o1, side, wpath, bpath, st)
     if stand >= beta or ply >= MAX_PLY - 1:
         return stand
     if stand > alpha:
@@ -512,7 +547,7 @@ def pvs(
     zero = np.int64(0)
 
     if not is_pv and abs(beta) < MATE - MAX_PLY and static >= beta:
-        static -= _king_threat(w, b, k, o0, o1, side, wpath, bpath, ply, st)
+        static -= _king_threat(w, b, k, o0, o1, side, wpath, bpath, st)
     if not is_pv and abs(beta) < MATE - MAX_PLY:
         # reverse futility (the reference's margin pruning at depth 1-2)
         if depth <= 2:
