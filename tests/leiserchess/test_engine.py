@@ -83,8 +83,8 @@ def test_eval_hand_computed() -> None:
     # hattack trunc(8/8 + H(8)) = 3 -> 2700, mobility 1600 -> 7206.
     # (-494 - 7206) / 100 = -77 centipawns for Tangerine.
     # (the course's weights; the default ones are fitted to game results)
-    assert evaluate_board(Board("ss7/8/8/8/8/8/8/7EE W"), course_params()) == -77
-    assert evaluate_board(Board("ss7/8/8/8/8/8/8/7EE B"), course_params()) == 77
+    assert evaluate_board(Board("ss7/8/8/8/8/8/8/7EE W"), course_params(search=True)) == -77
+    assert evaluate_board(Board("ss7/8/8/8/8/8/8/7EE B"), course_params(search=True)) == 77
 
 
 def test_eval_hattack_whole_sum() -> None:
@@ -174,7 +174,7 @@ def test_without_null_moves_the_search_matches_the_course_reference() -> None:
     # +0.03 at depth 4. At depths 6-7 matching the reference needs its table in
     # quiescence too, which we dropped for speed (we give h4h5 +0.20 at depth 6).
     # One search reports every iteration, as the reference's one `go depth` did.
-    params = course_params()
+    params = course_params(search=True)
     params[P_USE_NMM] = 0
     infos: list[Info] = []
     S.Engine(params=params).search(Board(), Limit(depth=len(REFERENCE_FROM_START)),
@@ -187,7 +187,8 @@ def test_a_search_out_of_time_before_its_first_iteration_still_searches_one_ply(
     # a clock already run out raises the stop before the first iteration: it still runs,
     # and answers what the course player answers at depth 1 (not the first legal move)
     assert str(next(iter(Board().legal_moves))) != REFERENCE_FROM_START[0][0]
-    res = S.Engine(table_bits=12, params=course_params()).search(Board(), Limit(remaining=0.0))
+    course = course_params(search=True)
+    res = S.Engine(table_bits=12, params=course).search(Board(), Limit(remaining=0.0))
     assert (str(res.move), S.to_centipawns(res.score)) == REFERENCE_FROM_START[0]
     assert res.depth == 1 and res.ended is End.TIME
 
@@ -513,7 +514,7 @@ def test_a_stopped_iteration_keeps_a_better_move_it_finished() -> None:
     # plays it, although the last finished iteration is the second (with the course's
     # weights, for which the position was found)
     board = Board("ee7/3sw4/8/1se1nw1SESE1/nw1ne2SE2/3SENESE2/6WW1/2NE5 B")
-    p = course_params()
+    p = course_params(search=True)
     two = S.Engine(table_bits=16, params=p).search(board, Limit(depth=2))
     three = S.Engine(table_bits=16, params=p).search(board, Limit(depth=3))
     assert two.move != three.move

@@ -62,7 +62,8 @@ N_PARAMS = 18
 #: Option names (UCI ``setoption``), their slots, defaults and ranges.
 OPTIONS: dict[str, tuple[int, int, int, int]] = {
     # name: (slot, default, min, max); evaluation weights in ev (1 pawn = 10000), fitted
-    # to self-play results (session 42; the course's in COURSE_WEIGHTS)
+    # to self-play results (session 42; the course's in COURSE_WEIGHTS); the pruning
+    # settings and kthreat tuned by matches (session 43; before, COURSE_SEARCH)
     "pbetween": (P_PBETWEEN, 6589, -10000, 10000),
     "pcentral": (P_PCENTRAL, -7689, -10000, 10000),
     "kface": (P_KFACE, 4984, -10000, 10000),
@@ -72,14 +73,14 @@ OPTIONS: dict[str, tuple[int, int, int, int]] = {
     "pawnpin": (P_PAWNPIN, 5191, 0, 10000),
     "hmb": (P_HMB, 3, 0, 100),
     "draw": (P_DRAW, -7, -100, 100),
-    "lmr_r1": (P_LMR_R1, 5, 1, 100),
-    "lmr_r2": (P_LMR_R2, 20, 1, 100),
+    "lmr_r1": (P_LMR_R1, 3, 1, 100),
+    "lmr_r2": (P_LMR_R2, 12, 1, 100),
     "fut_depth": (P_FUT_DEPTH, 3, 0, 5),
     "use_nmm": (P_USE_NMM, 1, 0, 1),
     "use_tt": (P_USE_TT, 1, 0, 1),
-    "rfp_margin": (P_RFP, 200, 0, 10000),
-    "fut_margin": (P_FUT_MARGIN, 120, 0, 10000),
-    "kthreat": (P_KTHREAT, 0, 0, 10000),
+    "rfp_margin": (P_RFP, 100, 0, 10000),
+    "fut_margin": (P_FUT_MARGIN, 60, 0, 10000),
+    "kthreat": (P_KTHREAT, 200, 0, 10000),
 }
 
 
@@ -87,6 +88,10 @@ OPTIONS: dict[str, tuple[int, int, int, int]] = {
 #: until session 42.
 COURSE_WEIGHTS = {"pbetween": 2000, "pcentral": 500, "kface": 5000, "kaggressive": 26000,
                   "hattack": 900, "mobility": 400, "pawnpin": 4000}
+#: The pruning the engine used until session 43, close to the course player's: its late
+#: move reductions, its margins, no King-threat term.
+COURSE_SEARCH = {"lmr_r1": 5, "lmr_r2": 20, "rfp_margin": 200, "fut_margin": 120,
+                 "kthreat": 0}
 
 
 def default_params() -> np.ndarray:
@@ -98,14 +103,18 @@ def default_params() -> np.ndarray:
     return p
 
 
-def course_params() -> np.ndarray:
-    """The course reference player's weights, with the default search settings.
+def course_params(search: bool = False) -> np.ndarray:
+    """The course reference player's weights, with the default search settings, or with
+    ``search`` its pruning too (:data:`COURSE_SEARCH`: what the tests that compare our
+    search with the course player's use).
 
     >>> int(course_params()[OPTIONS["pbetween"][0]]), int(default_params()[P_PAWN])
     (2000, 10000)
+    >>> int(course_params(search=True)[OPTIONS["lmr_r1"][0]])
+    5
     """
     p = default_params()
-    for name, value in COURSE_WEIGHTS.items():
+    for name, value in (COURSE_WEIGHTS | (COURSE_SEARCH if search else {})).items():
         p[OPTIONS[name][0]] = value
     return p
 
