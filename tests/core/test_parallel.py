@@ -98,3 +98,20 @@ def test_workers_end_when_the_parent_is_killed(tmp_path) -> None:  # type: ignor
     finally:
         if parent.poll() is None:
             parent.kill()
+
+
+def test_a_round_stopped_early_ends_its_tasks_in_progress(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # a caller that stops reading (Ctrl-C, an SPRT decision) must not wait for the tasks
+    # still running (here two minutes each), nor for the one the pool had queued
+    import os
+    import time
+
+    tasks = [(str(tmp_path), 0.0), (str(tmp_path), 120.0), (str(tmp_path), 120.0)]
+    results = run_tasks(_pid_then_sleep, tasks, scheduler="processes", workers=2)
+    next(results)
+    start = time.monotonic()
+    results.close()
+    assert time.monotonic() - start < 10.0
+    for pid in (int(p.stem) for p in tmp_path.glob("*.pid")):
+        with pytest.raises(ProcessLookupError):  # the pool's workers are gone
+            os.kill(pid, 0)
