@@ -234,7 +234,7 @@ def zaps_king_next(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: 
                    side: int, enemy_path: np.uint64) -> bool:
     """Whether one of ``side``'s pseudo-legal moves zaps the enemy King (what
     :func:`zapping_moves` answers with -1), trying only the moves that leave or enter a
-    square of the beam's path: a Pawn's steps onto it, every move of a piece on it.
+    square of the beam's path: a piece's steps onto it, every move of a piece on it.
 
     >>> from bitgames.leiserchess.board import Board
     >>> bb = [np.uint64(x) for x in Board().bitboards()]
@@ -299,6 +299,7 @@ def qsearch(
     """
     stats = st.stats
     stop = st.stop
+    params = st.params
     stats[S_NODES] += 1
     if ply > stats[S_SELDEPTH]:
         stats[S_SELDEPTH] = ply
@@ -310,8 +311,8 @@ def qsearch(
     opp_path = laser_path(w, b, k, o0, o1, 1 - side)
     wpath = own_path if side == 0 else opp_path
     bpath = opp_path if side == 0 else own_path
-    stand = evaluate(w, b, k, o0, o1, side, wpath, bpath, st.params) + st.params[P_HMB]
-    if alpha < stand < beta + st.params[P_KTHREAT]:  # elsewhere the penalty decides nothing
+    stand = evaluate(w, b, k, o0, o1, side, wpath, bpath, params) + params[P_HMB]
+    if alpha < stand < beta + params[P_KTHREAT]:  # elsewhere the penalty decides nothing
         stand -= _king_threat(w, b, k, o0, o1, side, wpath, bpath, st)
     if stand >= beta or ply >= MAX_PLY - 1:
         return stand
@@ -548,9 +549,9 @@ def pvs(
     one = np.int64(1)
     zero = np.int64(0)
 
-    if not is_pv and abs(beta) < MATE - MAX_PLY and static >= beta:
-        static -= _king_threat(w, b, k, o0, o1, side, wpath, bpath, st)
     if not is_pv and abs(beta) < MATE - MAX_PLY:
+        if static >= beta:
+            static -= _king_threat(w, b, k, o0, o1, side, wpath, bpath, st)
         # reverse futility (the reference's margin pruning at depth 1-2)
         if depth <= 2:
             margin = 100 + params[P_RFP] * depth
