@@ -113,12 +113,9 @@ def test_eval_colour_symmetry(fen: str) -> None:
     assert evaluate_board(Board(fen)) == evaluate_board(Board(rotate180(fen)))
 
 
-@settings(max_examples=300, deadline=None)
-@given(random_positions())
-def test_zapping_moves_are_the_moves_that_zap(fen: str) -> None:
-    # Quiescence makes only the moves touching the beam's squares; making every move
-    # must find the same zaps.
-    board = Board(fen)
+def _every_zap(board: Board) -> tuple[bool, list[int]]:
+    """Whether one of the side to move's moves zaps the enemy King, and the moves that zap
+    enemy Pawns, found by making every pseudo-legal move."""
     bb = [np.uint64(x) for x in board.bitboards()]
     side = board.side
     enemy_path = np.uint64(K.laser_path(*bb, 1 - side))
@@ -132,6 +129,19 @@ def test_zapping_moves_are_the_moves_that_zap(fen: str) -> None:
         elif bin(int(nb if side == K.WHITE else nw)).count("1") < bin(
                 int(bb[1] if side == K.WHITE else bb[0])).count("1"):
             expected.append(int(m))
+    return king, expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(random_positions())
+def test_zapping_moves_are_the_moves_that_zap(fen: str) -> None:
+    # Quiescence makes only the moves touching the beam's squares; making every move
+    # must find the same zaps.
+    board = Board(fen)
+    bb = [np.uint64(x) for x in board.bitboards()]
+    side = board.side
+    enemy_path = np.uint64(K.laser_path(*bb, 1 - side))
+    king, expected = _every_zap(board)
     out = np.zeros(K.MAX_MOVES, dtype=np.int64)
     n = S.zapping_moves(*bb, side, enemy_path, out)
     # the King threat of the kthreat term tries only the moves touching the beam, too
@@ -140,6 +150,20 @@ def test_zapping_moves_are_the_moves_that_zap(fen: str) -> None:
         assert n == -1
     else:
         assert list(out[:n]) == expected
+
+
+@pytest.mark.parametrize("fen", [
+    # from games of the engine: the only zaps of the Tangerine King go through a Pawn
+    # that the same shot zaps first, so the beam's last stretch crosses an emptied square
+    "ee5nw1/3swnw3/se1nw3SE1/5SE2/6SW1/1NE1SENESE2/6NN1/8 B",
+    "ee5nw1/2sw1SE3/se1nw2NEsw1/8/6SW1/1NE1SENESE2/6NN1/8 B",
+])
+def test_a_king_zap_through_a_zapped_pawn_is_a_threat(fen: str) -> None:
+    board = Board(fen)
+    bb = [np.uint64(x) for x in board.bitboards()]
+    enemy_path = np.uint64(K.laser_path(*bb, 1 - board.side))
+    assert _every_zap(board)[0]
+    assert S.zaps_king_next(*bb, board.side, enemy_path)
 
 
 def test_engine_zaps_king_when_it_can() -> None:

@@ -150,6 +150,78 @@ def trace(occ: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
     return path, -1, 3
 
 
+@njit(inline="always")
+def _mark(pending: np.uint64, done: np.uint64, bit: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """Add ``bit`` to a direction's ``pending`` states unless it is already ``done``."""
+    if done & bit:
+        return pending, done
+    return pending | bit, done | bit
+
+
+@njit
+def king_sightlines(occ: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
+                    ksq: int) -> np.uint64:
+    """Every square from which a beam could reach the King on ``ksq``, were any of the
+    Pawns on its way zapped first: the beams from ``ksq`` in the four directions, traced
+    backwards (a path read backwards is a path), that at each Pawn both reflect (where a
+    mirror faces them) and go straight on (the Pawn gone), and stop at a King.
+
+    A move that changes no square of this set cannot make a beam reach the King: the
+    stretch of a beam after the last square a move changed crosses only squares as they
+    were, or emptied by a zap. The walk visits each (square, direction) at most once: a
+    bitmap of squares still to leave and one of squares already queued per direction.
+
+    The King on a0, a Pawn facing NW on e0: rank 0 (8 squares, e0 and beyond it too),
+    the a-file above a0 (7) and the e-file above e0, where the Pawn's mirror turns a beam
+    coming down it towards a0 (7):
+
+    >>> from bitgames.leiserchess.notation import parse_fen
+    >>> *bb, side = parse_fen("7ss/8/8/8/8/8/8/NN3NW3 W")
+    >>> w, b, k, o0, o1 = (np.uint64(x) for x in bb)
+    >>> lines = king_sightlines(w | b, k, o0, o1, 0)
+    >>> popcount(lines), bool(lines >> np.uint64(60) & ONE)  # 60: e7
+    (22, True)
+    """
+    bit = ONE << U(ksq)
+    p0 = p1 = p2 = p3 = bit  # squares to leave going N, E, S, W
+    d0 = d1 = d2 = d3 = bit  # squares queued so, ever
+    out = bit
+    while p0 | p1 | p2 | p3:
+        if p0:
+            d, sq = 0, ctz(p0)
+            p0 &= p0 - ONE
+        elif p1:
+            d, sq = 1, ctz(p1)
+            p1 &= p1 - ONE
+        elif p2:
+            d, sq = 2, ctz(p2)
+            p2 &= p2 - ONE
+        else:
+            d, sq = 3, ctz(p3)
+            p3 &= p3 - ONE
+        ray = RAYS[d * 64 + sq]
+        hit = ray & occ
+        if hit == ZERO:
+            out |= ray
+            continue
+        piece = ctz(hit) if d < 2 else 63 - clz(hit)
+        out |= ray & ~RAYS[d * 64 + piece]
+        if (k >> U(piece)) & ONE:
+            continue
+        pb = ONE << U(piece)
+        turned = REFLECT[d * 4 + orientation(o0, o1, piece)]
+        for nd in (d, turned):
+            if nd == 0:
+                p0, d0 = _mark(p0, d0, pb)
+            elif nd == 1:
+                p1, d1 = _mark(p1, d1, pb)
+            elif nd == 2:
+                p2, d2 = _mark(p2, d2, pb)
+            elif nd == 3:
+                p3, d3 = _mark(p3, d3, pb)
+    return out
+
+
 @njit
 def laser_path(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
                side: int) -> np.uint64:

@@ -77,6 +77,7 @@ from bitgames.leiserchess.kernels import (
     NONE,
     fire_reach,
     gen_moves,
+    king_sightlines,
     laser_path,
     make_move,
     orientation,
@@ -233,8 +234,9 @@ def zapping_moves(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: n
 def zaps_king_next(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
                    side: int, enemy_path: np.uint64) -> bool:
     """Whether one of ``side``'s pseudo-legal moves zaps the enemy King (what
-    :func:`zapping_moves` answers with -1), trying only the moves that leave or enter a
-    square of the beam's path: a piece's steps onto it, every move of a piece on it.
+    :func:`zapping_moves` answers with -1), trying only the moves that change a square of
+    the beam's path (a piece's steps onto it, every move of a piece on it) and a square of
+    the enemy King's :func:`~bitgames.leiserchess.kernels.king_sightlines`.
 
     >>> from bitgames.leiserchess.board import Board
     >>> bb = [np.uint64(x) for x in Board().bitboards()]
@@ -245,6 +247,10 @@ def zaps_king_next(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: 
     if fres != NONE and (fres == 1) != (side == 0):
         return True  # even the null move zaps the enemy King
     own = w if side == 0 else b
+    enemy_king = k & (b if side == 0 else w)
+    if enemy_king == ZERO:
+        return False
+    lines = king_sightlines(w | b, k, o0, o1, ctz(enemy_king))
     movers = own & ~(enemy_path & own & ~k)  # own Pawns on the enemy beam are pinned
     while movers:
         sq = ctz(movers)
@@ -252,6 +258,9 @@ def zaps_king_next(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: 
         on = (reach >> U(sq)) & ONE
         tos = NEIGHBOURS[sq] if on else NEIGHBOURS[sq] & reach
         n_rot = 3 if on else 0
+        if not (lines >> U(sq)) & ONE:
+            tos &= lines  # the move must change a square of the King's sightlines
+            n_rot = 0
         while tos or n_rot:
             if tos:
                 to = ctz(tos)
