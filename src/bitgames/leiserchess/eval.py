@@ -57,7 +57,9 @@ P_USE_TT = 14
 P_RFP = 15  # reverse futility margin per ply of depth, cp (margin 100 + P_RFP * depth)
 P_FUT_MARGIN = 16  # futility margin per ply of depth, cp (margin P_FUT_MARGIN * depth + 80)
 P_KTHREAT = 17  # cp off the static value of a side whose King the enemy can zap next move
-N_PARAMS = 18
+P_LMP = 18  # late move pruning: quiet moves tried at depth d <= 3, P_LMP * d * d (0: off)
+P_NULL_R = 19  # null-move depth reduction (one more from depth 6)
+N_PARAMS = 20
 
 #: Option names (UCI ``setoption``), their slots, defaults and ranges.
 OPTIONS: dict[str, tuple[int, int, int, int]] = {
@@ -81,6 +83,8 @@ OPTIONS: dict[str, tuple[int, int, int, int]] = {
     "rfp_margin": (P_RFP, 100, 0, 10000),
     "fut_margin": (P_FUT_MARGIN, 60, 0, 10000),
     "kthreat": (P_KTHREAT, 200, 0, 10000),
+    "lmp": (P_LMP, 0, 0, 100),
+    "null_r": (P_NULL_R, 2, 1, 6),
 }
 
 

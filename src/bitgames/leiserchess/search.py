@@ -63,8 +63,10 @@ from bitgames.leiserchess.eval import (
     P_FUT_MARGIN,
     P_HMB,
     P_KTHREAT,
+    P_LMP,
     P_LMR_R1,
     P_LMR_R2,
+    P_NULL_R,
     P_RFP,
     P_USE_NMM,
     P_USE_TT,
@@ -569,7 +571,7 @@ def pvs(
         # null-move pruning (a search heuristic: the side to move passes)
         if params[P_USE_NMM] and allow_null and depth >= 3 and static >= beta:
             _set_board(st.boards, ply + 2, w, b, k, o0, o1)
-            r = 2 if depth < 6 else 3
+            r = params[P_NULL_R] + (depth >= 6)
             score = -pvs(w, b, k, o0, o1, 1 - side, depth - 1 - r, ply + 1, -beta, -beta + 1,
                          zero, zero, gply + 1, st)
             if stop[0]:
@@ -591,6 +593,9 @@ def pvs(
         and abs(alpha) < MATE - MAX_PLY
         and static + params[P_FUT_MARGIN] * depth + 80 <= alpha
     )
+    # late move pruning: quiet moves after the first lmp * depth^2 are not searched
+    late = params[P_LMP] * depth * depth
+    prune_late = not is_pv and depth <= 3 and late > 0 and abs(alpha) < MATE - MAX_PLY
     best = -INF
     best_move = -1
     legal = 0
@@ -608,9 +613,9 @@ def pvs(
                 generated = True
                 n = gen_moves(w, b, k, o0, o1, side, enemy_path, mv)
                 _order_scores(n, mv, sc, k0, k1, side, st.history, k, o0, o1)
-                if futile:
-                    # the quiet moves after the first are not searched here: those off the
-                    # squares the beam's firing depends on are known quiet unmade
+                if futile or prune_late:
+                    # quiet moves are pruned here: those off the squares the beam's firing
+                    # depends on are known quiet unmade
                     _w, _b, _k, _o0, _o1, fz, fres, reach = fire_reach(w, b, k, o0, o1, side)
                     off_quiet = fres == NONE and fz == 0
             if idx >= n:
@@ -619,7 +624,8 @@ def pvs(
             if tt_ok and m == tt_move:
                 idx += 1
                 continue
-            if off_quiet and legal > 0 and m != k0 and m != k1 and not _touches(m, reach):
+            if (off_quiet and (legal > 0 if futile else legal >= late) and m != k0
+                    and m != k1 and not _touches(m, reach)):
                 legal += 1
                 idx += 1
                 continue
@@ -640,7 +646,8 @@ def pvs(
                     continue
             legal += 1
             is_killer = m == k0 or m == k1
-            if futile and zapped == 0 and legal > 1 and not is_killer:
+            if (zapped == 0 and not is_killer
+                    and ((futile and legal > 1) or (prune_late and legal > late))):
                 continue
             _set_board(bd, ply + 2, nw, nb, nk, n0, n1)
             new_irrev = irrev if zapped == 0 else gply + 1
