@@ -2,7 +2,7 @@
 
     python benchmarks/parallel_bench.py [--games othello,draughts,leiserchess]
         [--positions 20] [--threads 2] [--rounds 2]
-        [--depths othello=13,draughts=17,leiserchess=7] [--table-bits N]
+        [--depths othello=13,draughts=17,leiserchess=9] [--table-bits N]
 
 For each engine, the same positions (random openings, fixed seed) are searched to a fixed
 depth from an empty table, on one thread and on ``--threads`` in turn (which goes first
@@ -79,7 +79,7 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=2)
-    ap.add_argument("--depths", default="othello=13,draughts=17,leiserchess=7",
+    ap.add_argument("--depths", default="othello=13,draughts=17,leiserchess=9",
                     help="the fixed depth of each engine")
     ap.add_argument("--table-bits", type=int, default=None,
                     help="a table of 2**N entries for every engine (default: its own)")
