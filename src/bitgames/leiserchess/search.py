@@ -3,10 +3,11 @@
 Kernel side: :func:`pvs` (negamax PVS with the shared transposition table of
 :mod:`bitgames.core.tt`, keyed by two independent position hashes; killer and history
 ordering, null-move pruning, late-move reductions outside PV nodes, reverse and extended
-futility pruning, a +1 extension for zapping moves, repetition draws and the Ko rule) and
-:func:`qsearch` (zapping moves only, blunders skipped, history order, no table). Where the
-static value decides a cutoff (stand pat, reverse futility, null move), a side whose King
-the enemy could zap next move (:func:`zaps_king_next`) loses ``kthreat`` cp.
+futility pruning, late move pruning (the ``lmp`` option), a +1 extension for zapping
+moves, repetition draws and the Ko rule) and :func:`qsearch` (zapping moves only,
+blunders skipped, history order, no table). Where the static value decides a cutoff (stand
+pat, reverse futility, null move), a side whose King the enemy could zap next move
+(:func:`zaps_king_next`) loses ``kthreat`` cp.
 The history is the course players' one: a slot per piece kind, square and orientation
 after the move; every move a node tries loses a tenth of its score, the node's best move
 gains first. Both beam paths are computed once per node and shared by move generation
