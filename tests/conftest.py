@@ -14,6 +14,18 @@ import numpy as np
 import pytest
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Give this process Python's Ctrl-C handler if it started with SIGINT ignored.
+
+    A shell without job control starts a background command with SIGINT ignored, and an
+    ignored signal stays ignored across ``exec``: the commands the Ctrl-C tests start would
+    never see their SIGINT. With a handler here, they start with the default and install
+    Python's own.
+    """
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 @pytest.fixture
 def run_without_jit() -> Callable[..., str]:
     """Run Python code in a fresh interpreter with ``NUMBA_DISABLE_JIT=1``; return stdout.

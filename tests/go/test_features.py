@@ -245,12 +245,17 @@ def test_ctrl_c_keeps_the_last_sweep(tmp_path: Path) -> None:
                              str(tmp_path), "--out", str(out), "--test", "1",
                              "--sweeps", "1000000"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 300
-    while not out.exists() and time.monotonic() < deadline:  # the first sweep is saved
-        time.sleep(0.2)
-    assert proc.poll() is None, "finished before the signal"
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=20)
+    try:
+        deadline = time.monotonic() + 300
+        while not out.exists() and time.monotonic() < deadline:  # the first sweep is saved
+            time.sleep(0.2)
+        assert proc.poll() is None, "finished before the signal"
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=20)
+    finally:  # a million sweeps: never leave it running
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130, stderr
     assert "stopped" in stdout
     assert F.Gammas.read(out).table().shape[0] > F.TABLE_SIZE
