@@ -117,6 +117,20 @@ def _ray_table() -> np.ndarray:
 RAYS = _ray_table()
 
 
+@njit(inline="always")
+def _stretch(occ: np.uint64, d: int, sq: int) -> tuple[np.uint64, int]:
+    """One straight stretch of a beam leaving ``sq`` in direction ``d``: the squares it
+    crosses (the first piece's square included) and that square (-1 if it leaves the
+    board). The first piece on the ray is the lowest set bit of ``ray & occ`` going N or
+    E, the highest going S or W."""
+    ray = RAYS[d * 64 + sq]
+    hit = ray & occ
+    if hit == ZERO:
+        return ray, -1
+    piece = ctz(hit) if d < 2 else 63 - clz(hit)
+    return ray & ~RAYS[d * 64 + piece], piece
+
+
 @njit
 def trace(occ: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
           ksq: int) -> tuple[np.uint64, int, int]:
@@ -125,22 +139,19 @@ def trace(occ: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
     Returns ``(path, stop_sq, kind)``: ``path`` is the bitmap of the King's square, every
     square crossed and the stop square; ``kind`` is 0 when the beam leaves the board
     (``stop_sq`` = -1), 1 when it hits a Pawn on an opaque side, 2 when it hits a King.
-    Each straight stretch is one ray lookup: the first piece on it is the lowest set bit
-    of ``ray & occ`` going N or E, the highest going S or W. The loop is bounded (a beam
-    path is reversible, so it cannot cycle; kind 3 would say the bound was reached, which
-    never happens).
+    Each straight stretch is one ray lookup (:func:`_stretch`). The loop is bounded (a
+    beam path is reversible, so it cannot cycle; kind 3 would say the bound was reached,
+    which never happens).
     """
     d = orientation(o0, o1, ksq)
     path = ONE << U(ksq)
     sq = ksq
     pieces = U(occ)
     for _ in range(257):
-        ray = RAYS[d * 64 + sq]
-        hit = ray & pieces
-        if hit == ZERO:
-            return path | ray, -1, 0
-        sq = ctz(hit) if d < 2 else 63 - clz(hit)
-        path |= ray & ~RAYS[d * 64 + sq]
+        crossed, sq = _stretch(pieces, d, sq)
+        path |= crossed
+        if sq < 0:
+            return path, -1, 0
         if (k >> U(sq)) & ONE:
             return path, sq, 2
         nd = REFLECT[d * 4 + orientation(o0, o1, sq)]
@@ -184,7 +195,7 @@ def king_sightlines(occ: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
     """
     bit = ONE << U(ksq)
     p0 = p1 = p2 = p3 = bit  # squares to leave going N, E, S, W
-    d0 = d1 = d2 = d3 = bit  # squares queued so, ever
+    d0 = d1 = d2 = d3 = bit  # squares ever queued to leave going N, E, S, W
     out = bit
     while p0 | p1 | p2 | p3:
         if p0:
@@ -199,14 +210,9 @@ def king_sightlines(occ: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
         else:
             d, sq = 3, ctz(p3)
             p3 &= p3 - ONE
-        ray = RAYS[d * 64 + sq]
-        hit = ray & occ
-        if hit == ZERO:
-            out |= ray
-            continue
-        piece = ctz(hit) if d < 2 else 63 - clz(hit)
-        out |= ray & ~RAYS[d * 64 + piece]
-        if (k >> U(piece)) & ONE:
+        crossed, piece = _stretch(occ, d, sq)
+        out |= crossed
+        if piece < 0 or (k >> U(piece)) & ONE:
             continue
         pb = ONE << U(piece)
         turned = REFLECT[d * 4 + orientation(o0, o1, piece)]

@@ -597,6 +597,8 @@ def pvs(
     # late move pruning: quiet moves after the first lmp * depth^2 are not searched
     late = params[P_LMP] * depth * depth
     prune_late = not is_pv and depth <= 3 and late > 0 and abs(alpha) < MATE - MAX_PLY
+    pruning = futile or prune_late
+    keep = 1 if futile else late  # moves searched before quiet ones are pruned
     best = -INF
     best_move = -1
     legal = 0
@@ -614,7 +616,7 @@ def pvs(
                 generated = True
                 n = gen_moves(w, b, k, o0, o1, side, enemy_path, mv)
                 _order_scores(n, mv, sc, k0, k1, side, st.history, k, o0, o1)
-                if futile or prune_late:
+                if pruning:
                     # quiet moves are pruned here: those off the squares the beam's firing
                     # depends on are known quiet unmade
                     _w, _b, _k, _o0, _o1, fz, fres, reach = fire_reach(w, b, k, o0, o1, side)
@@ -625,8 +627,7 @@ def pvs(
             if tt_ok and m == tt_move:
                 idx += 1
                 continue
-            if (off_quiet and (legal > 0 if futile else legal >= late) and m != k0
-                    and m != k1 and not _touches(m, reach)):
+            if off_quiet and legal >= keep and m != k0 and m != k1 and not _touches(m, reach):
                 legal += 1
                 idx += 1
                 continue
@@ -647,8 +648,7 @@ def pvs(
                     continue
             legal += 1
             is_killer = m == k0 or m == k1
-            if (zapped == 0 and not is_killer
-                    and ((futile and legal > 1) or (prune_late and legal > late))):
+            if pruning and zapped == 0 and not is_killer and legal > keep:
                 continue
             _set_board(bd, ply + 2, nw, nb, nk, n0, n1)
             new_irrev = irrev if zapped == 0 else gply + 1
