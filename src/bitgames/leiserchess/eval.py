@@ -65,7 +65,7 @@ N_PARAMS = 20
 OPTIONS: dict[str, tuple[int, int, int, int]] = {
     # name: (slot, default, min, max); evaluation weights in ev (1 pawn = 10000), fitted
     # to self-play results (session 42; the course's in COURSE_WEIGHTS); the pruning
-    # settings and kthreat tuned by matches (session 43; before, COURSE_SEARCH)
+    # settings, kthreat and lmp tuned by matches (sessions 43-45; before, COURSE_SEARCH)
     "pbetween": (P_PBETWEEN, 6589, -10000, 10000),
     "pcentral": (P_PCENTRAL, -7689, -10000, 10000),
     "kface": (P_KFACE, 4984, -10000, 10000),
@@ -82,8 +82,8 @@ OPTIONS: dict[str, tuple[int, int, int, int]] = {
     "use_tt": (P_USE_TT, 1, 0, 1),
     "rfp_margin": (P_RFP, 100, 0, 10000),
     "fut_margin": (P_FUT_MARGIN, 60, 0, 10000),
-    "kthreat": (P_KTHREAT, 200, 0, 10000),
-    "lmp": (P_LMP, 0, 0, 100),
+    "kthreat": (P_KTHREAT, 300, 0, 10000),
+    "lmp": (P_LMP, 6, 0, 100),
     "null_r": (P_NULL_R, 2, 1, 6),
 }
 
@@ -95,7 +95,7 @@ COURSE_WEIGHTS = {"pbetween": 2000, "pcentral": 500, "kface": 5000, "kaggressive
 #: The pruning the engine used until session 43, close to the course player's: its late
 #: move reductions, its margins, no King-threat term.
 COURSE_SEARCH = {"lmr_r1": 5, "lmr_r2": 20, "rfp_margin": 200, "fut_margin": 120,
-                 "kthreat": 0}
+                 "kthreat": 0, "lmp": 0}
 
 
 def default_params() -> np.ndarray:
