@@ -312,7 +312,8 @@ def qsearch(
     stats = st.stats
     stop = st.stop
     params = st.params
-    stats[S_NODES] += 1
+    if _count_node(st):
+        return 0
     if ply > stats[S_SELDEPTH]:
         stats[S_SELDEPTH] = ply
     own = w if side == 0 else b
@@ -350,6 +351,17 @@ def qsearch(
                 if score >= beta:
                     break
     return best
+
+
+@njit(_nrt=False, inline="always")
+def _count_node(st: SearchState) -> bool:
+    """Count a node of :func:`pvs` or :func:`qsearch`; true when the search must stop (it
+    was stopped, or this node reaches its node limit)."""
+    stats = st.stats
+    stats[S_NODES] += 1
+    if stats[S_NODES] >= stats[S_LIMIT]:
+        st.stop[0] = 1
+    return st.stop[0] != 0
 
 
 @njit(_nrt=False, inline="always")
@@ -529,10 +541,7 @@ def pvs(
     stats = st.stats
     stop = st.stop
     params = st.params
-    stats[S_NODES] += 1
-    if stats[S_NODES] >= stats[S_LIMIT]:
-        stop[0] = 1
-    if stop[0]:
+    if _count_node(st):
         return 0
     if ply > stats[S_SELDEPTH]:
         stats[S_SELDEPTH] = ply
@@ -598,7 +607,10 @@ def pvs(
     late = params[P_LMP] * depth * depth
     prune_late = not is_pv and depth <= 3 and late > 0 and abs(alpha) < MATE - MAX_PLY
     pruning = futile or prune_late
-    keep = 1 if futile else late  # moves searched before quiet ones are pruned
+    # moves searched before quiet ones are pruned; and none is pruned while every move
+    # searched loses to a forced King zap (a pruned move may escape it: the node's value
+    # would be a false loss)
+    keep = 1 if futile else late
     best = -INF
     best_move = -1
     legal = 0
@@ -627,7 +639,8 @@ def pvs(
             if tt_ok and m == tt_move:
                 idx += 1
                 continue
-            if off_quiet and legal >= keep and m != k0 and m != k1 and not _touches(m, reach):
+            if (off_quiet and legal >= keep and best > -MATE_BOUND and m != k0 and m != k1
+                    and not _touches(m, reach)):
                 legal += 1
                 idx += 1
                 continue
@@ -648,7 +661,7 @@ def pvs(
                     continue
             legal += 1
             is_killer = m == k0 or m == k1
-            if pruning and zapped == 0 and not is_killer and legal > keep:
+            if pruning and zapped == 0 and not is_killer and legal > keep and best > -MATE_BOUND:
                 continue
             _set_board(bd, ply + 2, nw, nb, nk, n0, n1)
             new_irrev = irrev if zapped == 0 else gply + 1
