@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bitgames.cli import main
+from tests.commands import interrupt, started
 
 
 def json_lines(text: str) -> list[dict[str, Any]]:
@@ -37,25 +38,14 @@ def check_ctrl_c_keeps_the_games(argv: list[str], save: Path,
     and that game is saved. With ``group``, the signal goes to its whole process group, as a
     terminal's Ctrl-C does (the workers and the outside engines get it too): no game in
     progress may be saved as a player's failure."""
-    import os
-    import subprocess
-    import sys
-    import time
-
-    proc = subprocess.Popen([sys.executable, "-m", "bitgames.cli", *argv],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ), start_new_session=group)
-    assert proc.stdout is not None
-    # the first game done (with several workers, not always game 1)
-    first = json.loads(proc.stdout.readline())["game"]
-    if group:
-        os.killpg(proc.pid, signum)
-    else:
-        proc.send_signal(signum)
-    start = time.perf_counter()
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130, err
-    assert time.perf_counter() - start < within
+    with started(argv, group=group) as proc:
+        assert proc.stdout is not None
+        # the first game done (with several workers, not always game 1)
+        first = json.loads(proc.stdout.readline())["game"]
+        end = interrupt(proc, signum, group=group)
+    assert end.code == 130, end.err
+    assert end.seconds < within
+    out = end.out
     assert json.loads(out.splitlines()[-1])["stopped"] == "interrupted"
     saved = save.read_text().splitlines()
     assert len(saved) >= 2 and first in [json.loads(line)["number"] for line in saved[1:]]

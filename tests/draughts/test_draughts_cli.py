@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import sys
 import threading
@@ -13,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bitgames.cli import main
+from tests.commands import interrupt, started
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -99,18 +99,15 @@ def test_match_against_our_hub_mode(capsys: pytest.CaptureFixture[str],
 
 def test_match_stops_on_ctrl_c(tmp_path: Path) -> None:
     save = tmp_path / "games.jsonl"
-    argv = [sys.executable, "-m", "bitgames.cli", "draughts", "match", "depth:1", "depth:2",
-            "--games", "200", "--scheduler", "serial", "--save", str(save), "--json"]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            text=True)
-    assert proc.stdout is not None
-    first = json.loads(proc.stdout.readline())  # one game finished: the match runs
-    assert first["game"] == 1
-    proc.send_signal(signal.SIGINT)
-    sent = time.perf_counter()
-    out, _ = proc.communicate(timeout=30)
-    assert time.perf_counter() - sent < 5.0 and proc.returncode == 130
-    summary = json.loads(out.splitlines()[-1])
+    argv = ["draughts", "match", "depth:1", "depth:2", "--games", "200", "--scheduler",
+            "serial", "--save", str(save), "--json"]
+    with started(argv, stderr=subprocess.DEVNULL) as proc:
+        assert proc.stdout is not None
+        first = json.loads(proc.stdout.readline())  # one game finished: the match runs
+        assert first["game"] == 1
+        end = interrupt(proc)
+    assert end.seconds < 5.0 and end.code == 130
+    summary = json.loads(end.out.splitlines()[-1])
     assert summary["stopped"] == "interrupted" and 1 <= summary["games"] < 200
     assert len(save.read_text().splitlines()) == 1 + summary["games"]  # header + each game
 
@@ -132,29 +129,26 @@ def test_help_does_not_import_numba() -> None:
     assert out == "False"
 
 
-def interrupt(proc: subprocess.Popen[str], after: float) -> dict[str, object]:
+def ctrl_c(proc: subprocess.Popen[str], after: float) -> dict[str, object]:
     """Ctrl-C ``proc`` after ``after`` seconds: it must exit with 130 within 3 s; its last
     JSON record."""
     time.sleep(after)
-    proc.send_signal(signal.SIGINT)
-    sent = time.perf_counter()
-    out, _ = proc.communicate(timeout=30)
-    assert time.perf_counter() - sent < 3.0 and proc.returncode == 130
-    record: dict[str, object] = json.loads(out.splitlines()[-1])
+    end = interrupt(proc)
+    assert end.seconds < 3.0 and end.code == 130
+    record: dict[str, object] = json.loads(end.out.splitlines()[-1])
     assert record["stopped"] is True
     return record
 
 
 @pytest.mark.parametrize("divide", [False, True])
 def test_perft_stops_on_ctrl_c(divide: bool) -> None:
-    argv = [sys.executable, "-m", "bitgames.cli", "draughts", "perft", "16", "--json"]
-    proc = subprocess.Popen(argv + (["--divide"] if divide else []), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    assert proc.stderr is not None
-    for line in proc.stderr:  # compiling (first run only), then the count starts
-        if "counting" in line:
-            break
-    record = interrupt(proc, 1.0)
+    argv = ["draughts", "perft", "16", "--json"]
+    with started(argv + (["--divide"] if divide else [])) as proc:
+        assert proc.stderr is not None
+        for line in proc.stderr:  # compiling (first run only), then the count starts
+            if "counting" in line:
+                break
+        record = ctrl_c(proc, 1.0)
     assert isinstance(record["count"], int) and record["count"] >= 0  # 0: still loading
 
 
@@ -176,12 +170,10 @@ def test_stop_flag_keeps_counts_identical() -> None:
 
 
 def test_analyze_stops_on_ctrl_c() -> None:
-    argv = [sys.executable, "-m", "bitgames.cli", "draughts", "analyze", "--depth", "60",
-            "--json"]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            text=True)
-    assert proc.stdout is not None
-    first = json.loads(proc.stdout.readline())  # depth 1 is done: the search runs
-    assert first["depth"] == 1
-    assert interrupt(proc, 0.5)["bestmove"] in {
-        "a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"}
+    argv = ["draughts", "analyze", "--depth", "60", "--json"]
+    with started(argv, stderr=subprocess.DEVNULL) as proc:
+        assert proc.stdout is not None
+        first = json.loads(proc.stdout.readline())  # depth 1 is done: the search runs
+        assert first["depth"] == 1
+        assert ctrl_c(proc, 0.5)["bestmove"] in {
+            "a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"}

@@ -6,9 +6,6 @@ Burnside's count, MM against strengths it must recover, and the ``go patterns`` 
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -20,6 +17,7 @@ from bitgames.core.errors import BitgamesError
 from bitgames.go import BLACK, Board, spatial
 from bitgames.go import features as F
 from bitgames.go.patterns import OFFSETS
+from tests.commands import interrupt, started
 
 from .test_kernels import random_points
 
@@ -241,21 +239,13 @@ def test_ctrl_c_keeps_the_last_sweep(tmp_path: Path) -> None:
     for i in range(4):
         (tmp_path / f"g{i}.sgf").write_text(_random_game(i))
     out = tmp_path / "gammas.npz"
-    proc = subprocess.Popen([sys.executable, "-m", "bitgames.cli", "go", "patterns",
-                             str(tmp_path), "--out", str(out), "--test", "1",
-                             "--sweeps", "1000000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
+    argv = ["go", "patterns", str(tmp_path), "--out", str(out), "--test", "1",
+            "--sweeps", "1000000"]
+    with started(argv) as proc:  # a million sweeps: never left running
         deadline = time.monotonic() + 300
         while not out.exists() and time.monotonic() < deadline:  # the first sweep is saved
             time.sleep(0.2)
-        assert proc.poll() is None, "finished before the signal"
-        proc.send_signal(signal.SIGINT)
-        stdout, stderr = proc.communicate(timeout=20)
-    finally:  # a million sweeps: never leave it running
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    assert proc.returncode == 130, stderr
-    assert "stopped" in stdout
+        end = interrupt(proc, timeout=20)
+    assert end.code == 130, end.err
+    assert "stopped" in end.out
     assert F.Gammas.read(out).table().shape[0] > F.TABLE_SIZE

@@ -5,7 +5,6 @@ command-line GTP mode and match, and Ctrl-C."""
 from __future__ import annotations
 
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ from bitgames.core.errors import EngineError
 from bitgames.core.protocol import MockTransport, SessionHarness
 from bitgames.go import Board, Engine, GtpClient, Move
 from bitgames.go.gtp import GtpSession
+from tests.commands import Stopped, interrupt, started
 
 from .test_board import PSK_SGF
 
@@ -282,30 +282,26 @@ def test_close_kills_an_engine_that_never_answered() -> None:
     assert time.perf_counter() - start < 1.0
 
 
-def _interrupt(argv: list[str], after: float) -> subprocess.CompletedProcess[str]:
+def _interrupt(argv: list[str], after: float) -> Stopped:
     """Run ``bitgames argv``, send SIGINT after ``after`` seconds; it must exit with 130
     within a few seconds."""
-    proc = subprocess.Popen([sys.executable, "-m", "bitgames.cli", *argv],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(after)
-    assert proc.poll() is None, "finished before the signal"
-    sent = time.perf_counter()
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=10)
-    assert time.perf_counter() - sent < 3.0
-    assert proc.returncode == 130, err
-    return subprocess.CompletedProcess(argv, 130, out, err)
+    with started(argv) as proc:
+        time.sleep(after)
+        end = interrupt(proc, timeout=10)
+    assert end.seconds < 3.0
+    assert end.code == 130, end.err
+    return end
 
 
 def test_ctrl_c_stops_bench() -> None:
     done = _interrupt(["go", "bench", "--size", "19", "--playouts", "100000000"], 5.0)
-    if "stopped before the first timed playout on 19x19" in done.stderr:
+    if "stopped before the first timed playout on 19x19" in done.err:
         # a loaded machine was still loading the kernels: nothing timed, nothing printed
-        assert not done.stdout.strip()
+        assert not done.out.strip()
         return
-    line = done.stdout.strip().splitlines()[-1]
+    line = done.out.strip().splitlines()[-1]
     assert line.startswith("19x19: ") and "playouts/s" in line
-    assert re.search(r"stopped after \d+ of \d+ playouts on 19x19", done.stderr)
+    assert re.search(r"stopped after \d+ of \d+ playouts on 19x19", done.err)
 
 
 def test_loadsgf_in_a_session(tmp_path: Path) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -12,36 +10,32 @@ from pathlib import Path
 import pytest
 
 from bitgames.leiserchess import closebook as cb
+from tests.commands import interrupt, started
 
 
-def interrupt(argv: list[str], ready: str, *, after: float = 1.0,
+def ctrl_c(argv: list[str], ready: str, *, after: float = 1.0,
               ) -> tuple[int, float, str, str]:
     """Run ``bitgames leiserchess ARGV``, wait for ``ready`` on stderr (or for the
     process to be busy), send SIGINT ``after`` seconds later; return the exit status, the
     seconds from the signal to the exit, stdout and stderr."""
-    proc = subprocess.Popen([sys.executable, "-m", "bitgames.cli", "leiserchess", *argv],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ))
-    assert proc.stderr is not None
-    err = ""
-    if ready:
-        for line in proc.stderr:
-            err += line
-            if ready in line:
-                break
-    time.sleep(after)
-    assert proc.poll() is None, "the command ended before it was interrupted"
-    proc.send_signal(signal.SIGINT)
-    start = time.perf_counter()
-    out, rest = proc.communicate(timeout=60)
-    return proc.returncode, time.perf_counter() - start, out, err + rest
+    with started(["leiserchess", *argv]) as proc:
+        assert proc.stderr is not None
+        err = ""
+        if ready:
+            for line in proc.stderr:
+                err += line
+                if ready in line:
+                    break
+        time.sleep(after)
+        end = interrupt(proc, timeout=60)
+    return end.code, end.seconds, end.out, err + end.err
 
 
 def test_perft_stops_on_ctrl_c() -> None:
     # compile first (a first run compiles for tens of seconds); perft 7 takes many minutes
     subprocess.run([sys.executable, "-m", "bitgames.cli", "leiserchess", "perft", "1"],
                    check=True, capture_output=True)
-    code, seconds, out, _ = interrupt(["perft", "7", "--legal"], "", after=4.0)
+    code, seconds, out, _ = ctrl_c(["perft", "7", "--legal"], "", after=4.0)
     assert code == 130 and seconds < 3.0
     assert out.startswith("stopped: perft 7 (legal): ")
     assert int(out.split(": ")[2].split()[0]) > 0
@@ -49,7 +43,7 @@ def test_perft_stops_on_ctrl_c() -> None:
 
 def test_closebook_build_stops_and_keeps_the_kings_table(tmp_path: Path) -> None:
     path = tmp_path / "book.npz"
-    code, seconds, out, _ = interrupt(["closebook", "build", "--out", str(path)],
+    code, seconds, out, _ = ctrl_c(["closebook", "build", "--out", str(path)],
                                       "solving the one-Pawn table", after=1.0)
     assert code == 130 and seconds < 3.0
     assert out.startswith("stopped: the Kings-only table saved")

@@ -12,6 +12,7 @@ from bitgames.core.errors import InvalidPositionError
 from bitgames.leiserchess.board import Board
 from bitgames.leiserchess.notation import START_FEN
 from bitgames.leiserchess.pgn import MoveComment, read_games, write_game
+from tests.commands import interrupt, started
 from tests.match_checks import (
     check_ctrl_c_keeps_the_games,
     check_resume_after_a_kill,
@@ -150,23 +151,16 @@ def test_a_parallel_match_ends_its_games_in_progress_on_ctrl_c(tmp_path: Path) -
     # SIGINT to the match process alone: the games in progress (a minute each at 0.5 s a
     # move) are ended at once, not waited for, and none of them is saved
     import json
-    import os
-    import signal
-    import subprocess
     import time
 
     save = tmp_path / "match.jsonl"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bitgames.cli", "leiserchess", "match", "time:0.5",
-         "time:0.5", "--games", "4", "--workers", "2", "--save", str(save), "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
-    time.sleep(8.0)  # the two workers have started and are playing
-    proc.send_signal(signal.SIGINT)
-    start = time.perf_counter()
-    out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130, err
-    assert time.perf_counter() - start < 5.0
-    assert json.loads(out.splitlines()[-1])["stopped"] == "interrupted"
+    with started(["leiserchess", "match", "time:0.5", "time:0.5", "--games", "4",
+                  "--workers", "2", "--save", str(save), "--json"]) as proc:
+        time.sleep(8.0)  # the two workers have started and are playing
+        end = interrupt(proc, timeout=120)
+    assert end.code == 130, end.err
+    assert end.seconds < 5.0
+    assert json.loads(end.out.splitlines()[-1])["stopped"] == "interrupted"
     assert len(save.read_text().splitlines()) == 1  # the header: no game was finished
 
 

@@ -4,9 +4,6 @@ the kernels poll a stop flag without changing their counts."""
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -18,6 +15,7 @@ from bitgames.othello import kernels
 from bitgames.othello.board import Board
 from bitgames.othello.obf import ffo_problems
 from bitgames.othello.solver import Solver
+from tests.commands import interrupt, started
 
 FFO50 = ffo_problems(50, 50)[0].board  # 26 empties: tens of seconds to solve
 
@@ -59,44 +57,31 @@ def compiled() -> None:
 ])
 @pytest.mark.usefixtures("compiled")
 def test_ctrl_c_stops_long_commands(argv: list[str], said: str) -> None:
-    out = interrupt(argv, after=8.0)  # well into the counting or solving
+    out = ctrl_c(argv, after=8.0)  # well into the counting or solving
     assert said in out, out
 
 
-def interrupt(argv: list[str], after: float = 0.0, until: str | None = None) -> str:
+def ctrl_c(argv: list[str], after: float = 0.0, until: str | None = None) -> str:
     """Run ``bitgames othello ARGV``, Ctrl-C it after ``after`` seconds (counted from the
     first output line holding ``until``, if given); check that it exits with 130 soon (a
     second plus the interpreter's exit, on a busy machine) and return its output."""
-    proc = subprocess.Popen([sys.executable, "-m", "bitgames.cli", "othello", *argv],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     seen = ""
-    try:
+    with started(["othello", *argv]) as proc:
         if until is not None:
             assert proc.stdout is not None
-            watchdog = threading.Timer(300.0, proc.kill)  # never wait for ever
-            watchdog.start()
             while until not in seen and (line := proc.stdout.readline()):
                 seen += line
-            watchdog.cancel()
         time.sleep(after)
-        assert proc.poll() is None, proc.communicate()
-        t0 = time.perf_counter()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=10)
-        waited = time.perf_counter() - t0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    assert proc.returncode == 130, err
-    assert waited < 3.0
-    return seen + out
+        end = interrupt(proc, timeout=10)
+    assert end.code == 130, end.err
+    assert end.seconds < 3.0
+    return seen + end.out
 
 
 @pytest.mark.usefixtures("compiled")
 def test_ctrl_c_ends_a_match_with_the_finished_games_saved(tmp_path: Path) -> None:
     save = tmp_path / "match.jsonl"
-    out = interrupt(["match", "level:4,eval:classic", "level:3,eval:classic", "--games",
+    out = ctrl_c(["match", "level:4,eval:classic", "level:3,eval:classic", "--games",
                      "200", "--scheduler", "serial", "--save", str(save), "--json"],
                     after=0.5, until='"game": 1,')
     lines = [json.loads(line) for line in out.splitlines()]
@@ -112,7 +97,7 @@ def test_ctrl_c_ends_a_book_build_with_its_work_saved(tmp_path: Path) -> None:
     from bitgames.othello.book import Book
 
     path = tmp_path / "book.npz"
-    out = interrupt(["book", "build", str(path), "--plies", "8", "--depth", "6", "--eval",
+    out = ctrl_c(["book", "build", str(path), "--plies", "8", "--depth", "6", "--eval",
                      "classic", "--json"], after=8.0)
     records = [json.loads(line) for line in out.splitlines()]
     assert records[-1]["stopped"] and records[-1]["added"] == records[-2]["added"] > 0
