@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 
 @contextmanager
-def started(argv: list[str], *, group: bool = False, limit: float = 300.0,
+def started(argv: list[str], *, group: bool = False, limit: float = 900.0,
             stderr: int = subprocess.PIPE) -> Iterator[subprocess.Popen[str]]:
     """``python -m bitgames.cli ARGV`` with its output piped as text, killed when the
     block ends if it is still running, or after ``limit`` seconds. With ``group``, it
