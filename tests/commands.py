@@ -29,7 +29,7 @@ def started(argv: list[str], *, group: bool = False, limit: float = 900.0,
     engines it started)."""
     proc = subprocess.Popen([sys.executable, "-m", "bitgames.cli", *argv],
                             stdout=subprocess.PIPE, stderr=stderr, text=True,
-                            env=dict(os.environ), start_new_session=group)
+                            start_new_session=group)
 
     def kill() -> None:
         if proc.poll() is None:

@@ -45,8 +45,7 @@ def check_ctrl_c_keeps_the_games(argv: list[str], save: Path,
         end = interrupt(proc, signum, group=group)
     assert end.code == 130, end.err
     assert end.seconds < within
-    out = end.out
-    assert json.loads(out.splitlines()[-1])["stopped"] == "interrupted"
+    assert json.loads(end.out.splitlines()[-1])["stopped"] == "interrupted"
     saved = save.read_text().splitlines()
     assert len(saved) >= 2 and first in [json.loads(line)["number"] for line in saved[1:]]
     reasons = [json.loads(line)["reason"] for line in saved[1:]]

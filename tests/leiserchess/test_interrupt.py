@@ -14,7 +14,7 @@ from tests.commands import interrupt, started
 
 
 def ctrl_c(argv: list[str], ready: str, *, after: float = 1.0,
-              ) -> tuple[int, float, str, str]:
+           ) -> tuple[int, float, str, str]:
     """Run ``bitgames leiserchess ARGV``, wait for ``ready`` on stderr (or for the
     process to be busy), send SIGINT ``after`` seconds later; return the exit status, the
     seconds from the signal to the exit, stdout and stderr."""
@@ -44,7 +44,7 @@ def test_perft_stops_on_ctrl_c() -> None:
 def test_closebook_build_stops_and_keeps_the_kings_table(tmp_path: Path) -> None:
     path = tmp_path / "book.npz"
     code, seconds, out, _ = ctrl_c(["closebook", "build", "--out", str(path)],
-                                      "solving the one-Pawn table", after=1.0)
+                                   "solving the one-Pawn table", after=1.0)
     assert code == 130 and seconds < 3.0
     assert out.startswith("stopped: the Kings-only table saved")
     book = cb.Closebook.load(path)

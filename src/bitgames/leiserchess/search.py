@@ -607,9 +607,9 @@ def pvs(
     late = params[P_LMP] * depth * depth
     prune_late = not is_pv and depth <= 3 and late > 0 and abs(alpha) < MATE - MAX_PLY
     pruning = futile or prune_late
-    # moves searched before quiet ones are pruned; and none is pruned while every move
-    # searched loses to a forced King zap (a pruned move may escape it: the node's value
-    # would be a false loss)
+    # moves searched before quiet ones are pruned; below, none is pruned either while the
+    # best so far is a forced loss (best <= -MATE_BOUND): a pruned move may escape it, and
+    # the node would return a false loss
     keep = 1 if futile else late
     best = -INF
     best_move = -1
