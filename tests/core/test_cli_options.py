@@ -4,6 +4,7 @@ the same in every game."""
 from __future__ import annotations
 
 import argparse
+import os
 
 import pytest
 
@@ -74,7 +75,8 @@ def test_every_engine_command_takes_the_same_limits(game: str, command: str) -> 
                                   ["othello", "solve"]])
 def test_every_engine_mode_takes_threads(argv: list[str],
                                          capsys: pytest.CaptureFixture[str]) -> None:
-    assert build_parser().parse_args(argv).threads == 1  # the deterministic search
+    cores = len(os.sched_getaffinity(0))
+    assert build_parser().parse_args(argv).threads == cores  # every core by default
     assert build_parser().parse_args([*argv, "--threads", "2"]).threads == 2
     with pytest.raises(SystemExit):
         build_parser().parse_args([*argv, "--threads", "0"])

@@ -111,7 +111,7 @@ def test_gtp_script_of_the_issue_runs_to_the_end(jit: bool) -> None:
     env = dict(os.environ) if jit else dict(os.environ, NUMBA_DISABLE_JIT="1")
     proc = subprocess.run(
         [sys.executable, "-W", "ignore", "-m", "bitgames.cli", "go", "gtp", "--seed", "37",
-         "--playouts", "100"],
+         "--playouts", "100", "--threads", "1"],
         input=CRASH_9X9, capture_output=True, text=True, timeout=600, env=env)
     assert proc.returncode == 0, proc.stderr[-2000:]
     replies = [block for block in proc.stdout.split("\n\n") if block]

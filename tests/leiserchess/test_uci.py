@@ -3,6 +3,7 @@ drives outside engines (``MockTransport`` scripts and our own ``uci`` mode as a 
 
 from __future__ import annotations
 
+import io
 import re
 import sys
 
@@ -13,7 +14,7 @@ from bitgames.core.errors import EngineError
 from bitgames.core.protocol import MockTransport, ProcessTransport, SessionHarness
 from bitgames.leiserchess import Board, Move, UciClient
 from bitgames.leiserchess.search import Engine
-from bitgames.leiserchess.uci import UciSession
+from bitgames.leiserchess.uci import UciSession, run_uci
 
 INFO = re.compile(r"info depth \d+ seldepth \d+ score cp -?\d+ nodes \d+ nps \d+ time \d+ pv .*")
 
@@ -49,6 +50,14 @@ def test_threads_option_sets_the_engine_and_searches_in_parallel() -> None:
     board = Board()
     board.push(move.split()[1])  # raises if the move is not legal
     assert len(board.move_stack) == 1
+
+
+def test_the_threads_option_defaults_to_the_modes_threads() -> None:
+    # `bitgames leiserchess uci --threads 3` (the command line's default: every core)
+    # offers Threads at 3, and 3 is the value a GUI resets it to
+    out, err = io.StringIO(), io.StringIO()
+    assert run_uci(io.StringIO("uci\nquit\n"), out, err, threads=3) == 0
+    assert "option name Threads type spin value 3 default 3 min 1 max 1024" in out.getvalue()
 
 
 def test_bad_lines_get_info_string_and_change_nothing() -> None:

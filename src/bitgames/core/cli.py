@@ -16,6 +16,8 @@ import math
 import re
 from typing import Any
 
+from bitgames.core.parallel import default_workers
+
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
@@ -111,8 +113,9 @@ NODES = Integer(1, 10**12)
 SEED = Integer(0, 2**63 - 1)
 #: worker processes or threads
 WORKERS = Integer(1, 1024)
-#: search threads of an engine when ``--threads`` is not given
-DEFAULT_THREADS = 1
+#: search threads of an engine when ``--threads`` is not given: every core this process
+#: may use (``--threads 1`` is the deterministic search, node counts included)
+DEFAULT_THREADS = default_workers()
 #: games, positions, plies: anything counted that a job holds in memory
 COUNT = Integer(1, 10**9)
 
@@ -155,8 +158,8 @@ def add_threads_option(parser: argparse.ArgumentParser, protocol: str = "") -> N
     set it too, for the help)."""
     also = f"; also {protocol}" if protocol else ""
     parser.add_argument("--threads", type=WORKERS, default=DEFAULT_THREADS, metavar="N",
-                        help=f"search threads (default {DEFAULT_THREADS}: the deterministic "
-                        f"search{also})")
+                        help=f"search threads (default {DEFAULT_THREADS}: every core; 1 is "
+                        f"the deterministic search{also})")
 
 
 def limit_from_args(args: argparse.Namespace) -> Any:

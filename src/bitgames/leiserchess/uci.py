@@ -150,6 +150,8 @@ class UciSession(Session):
 
             engine = Engine(closebook=self._load_closebook())
         self.engine = engine
+        #: the search threads the session started with (the Threads option's default)
+        self.default_threads = engine.threads
         self.board = Board(draw_rule="none")
         self._positions = PositionCache[Board]()
         self._thinking_board = self.board
@@ -202,8 +204,8 @@ class UciSession(Session):
             value = int(self.engine.params[slot])
             lines.append(f"option name {name} type spin value {value} default {default} "
                          f"min {lo} max {hi}")
-        lines.append(f"option name Threads type spin value {self.engine.threads} default 1 "
-                     f"min 1 max {MAX_THREADS}")
+        lines.append(f"option name Threads type spin value {self.engine.threads} "
+                     f"default {self.default_threads} min 1 max {MAX_THREADS}")
         return "\n".join([*lines, "uciok"])
 
     def cmd_isready(self, args: list[str]) -> str:
@@ -302,7 +304,7 @@ def run_uci(inp: TextIO | None = None, out: TextIO | None = None,
 
     jit.ensure_warm("leiserchess", "rules", "engine", load=True)
     session = UciSession(out or sys.stdout, err or sys.stderr)
-    session.engine.threads = threads
+    session.engine.threads = session.default_threads = threads
     session.serve(inp)
     return 0
 
