@@ -3,6 +3,7 @@ win scores kept right across plies."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
 import numpy as np
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bitgames.core import tt
+from bitgames.core.jit import njit
 
 U = np.uint64
 MATE, INF = 31_000, 32_000  # a win n plies from the root scores MATE - n
@@ -40,13 +42,12 @@ def test_entries_round_trip_and_never_hit_another_position() -> None:
         tt.store(table, k0, k1, n % 60, 3, -(n % 100), n % 200, n % 64)
     hits = 0
     for n, (k0, k1) in enumerate(sorted(keys)):
-        row = tt.probe(table, k0, k1)
-        if row >= 0:
+        d = tt.probe(table, k0, k1)
+        if d != tt.MISS:
             hits += 1
-            d = table[row, 2]
             assert (tt.lower(d), tt.upper(d), tt.move(d), tt.depth(d)) == (
                 -(n % 100), n % 200, n % 64, n % 60)
-        assert tt.probe(table, k1, k0) == -1
+        assert tt.probe(table, k1, k0) == tt.MISS
     assert hits > 250  # 300 keys in 1,024 rows: only bucket overflows are lost
 
 
@@ -56,20 +57,54 @@ def test_replacement_prefers_old_searches_then_shallow_entries() -> None:
     for key, depth in ((a, 9), (b, 3), (c, 7), (d, 5)):
         tt.store(table, *key, depth, 1, 0, 0, 0)
     tt.store(table, *e, 4, 1, 0, 0, 0)  # same search: the shallowest (b, depth 3) goes
-    assert tt.probe(table, *b) == -1 and tt.probe(table, *e) >= 0
+    assert tt.probe(table, *b) == tt.MISS and tt.probe(table, *e) != tt.MISS
     tt.store(table, *a, 2, 2, 0, 0, 0)  # a new search rewrites a in place
     tt.store(table, *f, 1, 2, 0, 0, 0)  # an entry of the old search goes, even deep c
-    assert tt.probe(table, *a) >= 0 and tt.probe(table, *f) >= 0
-    assert sum(tt.probe(table, *k) >= 0 for k in (c, d, e)) == 2
+    assert tt.probe(table, *a) != tt.MISS and tt.probe(table, *f) != tt.MISS
+    assert sum(tt.probe(table, *k) != tt.MISS for k in (c, d, e)) == 2
 
 
 def test_a_torn_entry_is_not_a_hit() -> None:
     table = tt.new_table(6)
     k0, k1 = U(0x1234), U(0x5678)
     tt.store(table, k0, k1, 4, 1, -5, 5, 9)
-    row = tt.probe(table, k0, k1)
+    row = next(i for i in range(len(table)) if table[i, 2] != 0)
     table[row, 2] ^= U(1 << 40)  # another thread's data word under our keys
-    assert tt.probe(table, k0, k1) == -1
+    assert tt.probe(table, k0, k1) == tt.MISS
+
+
+@njit(nogil=True)
+def _hammer(table: np.ndarray, seed: int, rounds: int, out: np.ndarray) -> None:
+    """Store and probe 64 positions at random in ``table``, each stored with data that
+    depends on its key only; ``out``: [hits, hits whose data is another position's]."""
+    np.random.seed(seed)
+    for _ in range(rounds):
+        k = np.random.randint(1, 65)
+        k0, k1 = np.uint64(k), np.uint64(k * 7 + 3)
+        if np.random.randint(2) == 0:
+            tt.store(table, k0, k1, k % 50, 1, k - 100, k + 100, k)
+        else:
+            d = tt.probe(table, k0, k1)
+            if d != tt.MISS:
+                out[0] += 1
+                if tt.lower(d) != k - 100 or tt.move(d) != k:
+                    out[1] += 1
+
+
+def test_threads_writing_a_tiny_table_at_once_never_read_another_positions_data() -> None:
+    # 4 threads, 64 positions, 16 rows: rows change hands all the time. A probe that
+    # checked a row and then read it again (as the searches once did) fails this.
+    table = tt.new_table(4)
+    outs = [np.zeros(2, dtype=np.int64) for _ in range(4)]
+    _hammer(table, 0, 10, outs[0])  # compile first
+    threads = [threading.Thread(target=_hammer, args=(table, i + 1, 3_000_000, outs[i]))
+               for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    hits, wrong = sum(int(o[0]) for o in outs), sum(int(o[1]) for o in outs)
+    assert hits > 100_000 and wrong == 0
 
 
 @settings(deadline=None)  # the first example compiles the kernels
@@ -98,6 +133,6 @@ def test_without_jit(run_without_jit: Callable[..., str]) -> None:
         "from bitgames.core import tt\n"
         "t = tt.new_table(6)\n"
         "tt.store(t, np.uint64(5), np.uint64(6), 3, 1, -2, 8, 17)\n"
-        "d = t[tt.probe(t, np.uint64(5), np.uint64(6)), 2]\n"
+        "d = tt.probe(t, np.uint64(5), np.uint64(6))\n"
         "print(tt.lower(d), tt.upper(d), tt.move(d), tt.depth(d), tt.generation(d))\n")
     assert out.split() == ["-2", "8", "17", "3", "1"]

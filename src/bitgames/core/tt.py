@@ -9,6 +9,12 @@ collision. The key words are stored XOR-ed with the data word, so an entry torn 
 threads writing at once fails the check instead of giving a wrong hit (lockless hashing,
 Hyatt and Mann 2002). The key ``(0, 0)`` is reserved: an all-zero row is empty.
 
+:func:`probe` returns the data word it checked, never the row: another thread may
+rewrite the row the moment after, and a second read of it could be another position's
+data (with 6 threads on a 16-entry table that gave the Othello solver wrong scores). A
+stored data word is never 0 (bounds are within +-32767, so bits 0-15 are not all zero):
+0 is :data:`MISS`.
+
 The data word (Stockfish's ``tt.h`` keeps a similar one)::
 
     bits  0-15  lower bound + 32768        (the score is >= lower)
@@ -32,12 +38,11 @@ when the position is reached at another depth.
 >>> tt = new_table(8)
 >>> p, o = np.uint64(0x0000_0008_1000_0000), np.uint64(0x0000_0010_0800_0000)
 >>> store(tt, p, o, 5, 1, -3, 12, 19)
->>> i = probe(tt, p, o)
->>> d = tt[i, 2]
+>>> d = probe(tt, p, o)
 >>> int(lower(d)), int(upper(d)), int(move(d)), int(depth(d)), int(generation(d))
 (-3, 12, 19, 5, 1)
->>> probe(tt, o, p)
--1
+>>> bool(probe(tt, o, p) == MISS)
+True
 >>> int(value_to_tt(29_990, 4, 29_000, 32_000)), int(value_from_tt(29_994, 7, 29_000, 32_000))
 (29994, 29987)
 """
@@ -54,6 +59,8 @@ U = np.uint64
 BUCKET = 4
 #: the move code of an entry without a best move
 NO_MOVE = 0xFFFF
+#: what :func:`probe` returns for a position not in the table
+MISS = U(0)
 
 
 def new_table(bits: int = 20) -> np.ndarray:
@@ -86,14 +93,15 @@ def _index(tt: np.ndarray, k0: np.uint64, k1: np.uint64) -> int:
 
 
 @njit
-def probe(tt: np.ndarray, k0: np.uint64, k1: np.uint64) -> int:
-    """The row holding the position keyed ``(k0, k1)``, or -1; its data is ``tt[row, 2]``."""
+def probe(tt: np.ndarray, k0: np.uint64, k1: np.uint64) -> np.uint64:
+    """The data word stored for the position keyed ``(k0, k1)`` (read once and checked
+    against the keys), or :data:`MISS`."""
     base = _index(tt, k0, k1)
     for i in range(base, base + BUCKET):
         d = tt[i, 2]
         if tt[i, 0] ^ d == k0 and tt[i, 1] ^ d == k1:
-            return i
-    return -1
+            return d
+    return MISS
 
 
 @njit

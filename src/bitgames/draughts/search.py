@@ -200,10 +200,9 @@ def _pvs(w: np.uint64, b: np.uint64, k: np.uint64, side: int, depth: int, alpha:
                 return 0
     rep[base + ply] = key
     k0, k1 = tt_key(w, b, k, side)
-    row = tt.probe(table, k0, k1)
+    data = tt.probe(table, k0, k1)
     tt_move = tt.NO_MOVE
-    if row >= 0:
-        data = table[row, 2]
+    if data != tt.MISS:
         tt_move = tt.move(data)
         if ply > 0 and tt.depth(data) >= depth:
             lo = tt.value_from_tt(tt.lower(data), ply, DECISIVE, INF)
@@ -602,10 +601,10 @@ class Engine(core_engine.Engine):
         while len(pv) < depth:
             w, bl, k, side = b.bitboards()
             k0, k1 = tt_key(U(w), U(bl), U(k), np.int64(side))
-            row = tt.probe(self.table, U(k0), U(k1))
-            if row < 0:
+            data = U(tt.probe(self.table, U(k0), U(k1)))  # from Python: an int, typed back
+            if data == tt.MISS:
                 break
-            m = self._move_of_code(b, int(tt.move(self.table[row, 2])))
+            m = self._move_of_code(b, int(tt.move(data)))
             if m is None:
                 break
             pv.append(m)

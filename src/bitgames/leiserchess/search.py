@@ -409,10 +409,9 @@ def _tt_probe(h: np.uint64, h2: np.uint64, depth: int, ply: int, alpha: int, bet
               is_pv: int, st: SearchState) -> tuple[int, bool, int]:
     """``(tt_move, cut, score)``: the stored move (-1: none) and, outside PV nodes, whether
     the stored bounds settle the node (then return ``score``)."""
-    row = tt.probe(st.table, h, h2)
-    if row < 0:
+    data = tt.probe(st.table, h, h2)
+    if data == tt.MISS:
         return -1, False, 0
-    data = st.table[row, 2]
     tt_move = tt.move(data)
     if tt_move == tt.NO_MOVE:
         tt_move = -1
@@ -744,11 +743,11 @@ def search_root(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.
 def probe_tt_move(table: np.ndarray, w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64,
                   o1: np.uint64, side: int) -> int:
     """The move stored for a position, or -1."""
-    row = tt.probe(table, _hash(w, b, k, o0, o1, side, _KEYS_A),
-                   _hash(w, b, k, o0, o1, side, _KEYS_B))
-    if row < 0:
+    data = tt.probe(table, _hash(w, b, k, o0, o1, side, _KEYS_A),
+                    _hash(w, b, k, o0, o1, side, _KEYS_B))
+    if data == tt.MISS:
         return -1
-    m = tt.move(table[row, 2])
+    m = tt.move(data)
     return -1 if m == tt.NO_MOVE else m
 
 

@@ -339,9 +339,8 @@ def _pvs(p: np.uint64, o: np.uint64, alpha: int, beta: int, depth: int, ply: int
     pv_node = beta - alpha > 1
     gen = ctl[GEN]
     tt_move = -1
-    idx = table.probe(tt, p, o)
-    if idx >= 0:
-        d = tt[idx, 2]
+    d = table.probe(tt, p, o)
+    if d != table.MISS:
         tt_move = table.move(d)
         if not pv_node and table.depth(d) >= depth:
             lower = table.lower(d)

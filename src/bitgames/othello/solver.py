@@ -524,9 +524,8 @@ def _nws(
         if upper <= alpha:
             return upper
     tt_move = -1
-    idx = table.probe(tt, p, o) if n > NO_TABLE else -1
-    if idx >= 0:
-        d = tt[idx, 2]
+    d = table.probe(tt, p, o) if n > NO_TABLE else table.MISS
+    if d != table.MISS:
         tt_move = table.move(d)
         if tt_level(d) >= sel:
             lower = table.lower(d)
@@ -545,9 +544,9 @@ def _nws(
             f = mflip[n, i]
             cp = o ^ f
             co = p ^ f ^ (_ONE << U(msq[n, i]))
-            j = table.probe(tt, cp, co)
-            if j >= 0 and tt_level(tt[j, 2]) >= sel:
-                child_upper = table.upper(tt[j, 2])
+            child = table.probe(tt, cp, co)
+            if child != table.MISS and tt_level(child) >= sel:
+                child_upper = table.upper(child)
                 if -child_upper > alpha:
                     table.store(tt, p, o, tt_depth(n, sel), gen, -child_upper, 64, msq[n, i])
                     return -child_upper
@@ -612,9 +611,9 @@ def _pvs(
         pv_len[ply] = pv_len[ply + 1] + 1
         return s
     tt_move = -1
-    idx = table.probe(tt, p, o) if n > NO_TABLE else -1  # nothing is stored at NO_TABLE or less
-    if idx >= 0:
-        tt_move = table.move(tt[idx, 2])
+    d = table.probe(tt, p, o) if n > NO_TABLE else table.MISS  # none stored at NO_TABLE or less
+    if d != table.MISS:
+        tt_move = table.move(d)
     k = _order_moves(p, o, moves, tt_move, n, alpha, msq, mval, mflip, ev, stats)
     best = -INF
     best_move = PASS
@@ -733,9 +732,8 @@ def expand_kernel(p: np.uint64, o: np.uint64, alpha: int, pv_node: int, n: int,
             return VALUE, final_score(p, o), 0
         return PASSED, 0, 0
     tt_move = -1
-    idx = table.probe(tt, p, o)
-    if idx >= 0:
-        d = tt[idx, 2]
+    d = table.probe(tt, p, o)
+    if d != table.MISS:
         tt_move = table.move(d)
         if not pv_node and tt_level(d) >= sel:
             if table.lower(d) > alpha:
@@ -754,10 +752,10 @@ def expand_kernel(p: np.uint64, o: np.uint64, alpha: int, pv_node: int, n: int,
     for i in range(k):
         x, cp, co = next_child(p, o, n, i, k, b.msq, b.mval, b.mflip)
         if not pv_node:  # enhanced transposition cutoff
-            j = table.probe(tt, cp, co)
-            if j >= 0 and tt_level(tt[j, 2]) >= sel and -table.upper(tt[j, 2]) > alpha:
-                table.store(tt, p, o, tt_depth(n, sel), gen, -table.upper(tt[j, 2]), 64, x)
-                return VALUE, -table.upper(tt[j, 2]), 0
+            child = table.probe(tt, cp, co)
+            if child != table.MISS and tt_level(child) >= sel and -table.upper(child) > alpha:
+                table.store(tt, p, o, tt_depth(n, sel), gen, -table.upper(child), 64, x)
+                return VALUE, -table.upper(child), 0
         b.child_sq[i] = x
         b.child_p[i] = cp
         b.child_o[i] = co
