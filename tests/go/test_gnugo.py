@@ -94,7 +94,7 @@ def test_final_score_of_finished_playouts() -> None:
             s = K.copy_state(board._s)
             trace = np.zeros(400, np.int32)
             K.playout(board._g, s, R.new_state(seed), 400, np.zeros(81, np.int8), trace, K.LIGHT,
-                      K.NO_WEIGHTS)
+                      K.NO_WEIGHTS, K.NO_REPLIES)
             for m in trace[: int(s[8][K.M_MOVES])]:
                 board.push(Move.from_point(int(m), 9))
             assert board.is_game_over()

@@ -64,7 +64,7 @@ def _replay_playout(
     trace = np.full(cap, -9, np.int32)
     amaf = np.zeros(size * size, np.int8)
     score = K.playout(board._g, s, R.new_state(seed), cap, amaf, trace, policy,
-                      F.policy_weights(policy))
+                      F.policy_weights(policy), K.NO_REPLIES)
     n = int(s[8][K.M_MOVES]) - len(prefix)
     for m in trace[:n]:
         m = int(m)
@@ -114,7 +114,7 @@ def test_patterns_saves_a_block_in_atari_by_capturing_next_to_it() -> None:
             s = K.copy_state(board._s)
             trace = np.zeros(1, np.int32)
             K.playout(board._g, s, R.new_state(seed), 1, np.zeros(81, np.int8), trace, policy,
-                      K.NO_WEIGHTS)
+                      K.NO_WEIGHTS, K.NO_REPLIES)
             assert Move.from_point(int(trace[0]), 9) == Move.from_gtp(answer)
 
 
@@ -125,7 +125,7 @@ def _first_moves(board: Board, policy: int, seeds: int = 20) -> set[Move]:
         s = K.copy_state(board._s)
         trace = np.zeros(1, np.int32)
         K.playout(board._g, s, R.new_state(seed), 1, np.zeros(board.size**2, np.int8), trace,
-                  policy, F.policy_weights(policy))
+                  policy, F.policy_weights(policy), K.NO_REPLIES)
         moves.add(Move.from_point(int(trace[0]), board.size))
     return moves
 
@@ -199,7 +199,7 @@ def test_random_move_is_uniform_over_legal_non_eye_moves() -> None:
     s = K.copy_state(board._s)
     trace = np.zeros(70, np.int32)
     K.playout(board._g, s, R.new_state(5), 70, np.zeros(81, np.int8), trace, K.LIGHT,
-              K.NO_WEIGHTS)
+              K.NO_WEIGHTS, K.NO_REPLIES)
     for m in trace:
         board.push(Move.from_point(int(m), 9))
     c = board.turn

@@ -145,7 +145,7 @@ def test_patterns_policy_answers_next_to_the_last_move() -> None:
             trace = np.full(1, -9, np.int32)
             amaf = np.zeros(81, np.int8)
             K.playout(board._g, s, R.new_state(1000 * seed + stream), 1, amaf, trace, K.PATTERNS,
-                      K.NO_WEIGHTS)
+                      K.NO_WEIGHTS, K.NO_REPLIES)
             if good:
                 assert int(trace[0]) in good
         checked += bool(good)
@@ -196,7 +196,7 @@ def test_learned_policy_draws_neighbours_of_the_last_move_by_their_weights() -> 
             s = K.copy_state(board._s)
             trace = np.full(1, -9, np.int32)
             K.playout(board._g, s, R.new_state(77_000 * seed + stream), 1,
-                      np.zeros(81, np.int8), trace, K.LEARNED, weights)
+                      np.zeros(81, np.int8), trace, K.LEARNED, weights, K.NO_REPLIES)
             counts[int(trace[0])] = counts.get(int(trace[0]), 0) + 1
         assert set(counts) <= set(expected)
         for p, prob in expected.items():

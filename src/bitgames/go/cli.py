@@ -27,7 +27,7 @@ from bitgames.core.cli import (
 
 #: the engine options a ``match`` player may set (``policy:tactics,uct:0.3``)
 ENGINE_FLOATS = ("resign", "uct", "rave_bias", "prior", "expand_at", "shape_prior",
-                 "ladder_prior", "pattern_prior", "local_weight")
+                 "ladder_prior", "pattern_prior", "local_weight", "replies")
 
 MATCH_EPILOG = """\
 players:
@@ -40,6 +40,8 @@ players:
   uct:X, rave_bias:X, prior:X, expand_at:X, shape_prior:X, ladder_prior:X, pattern_prior:X,
   local_weight:X search parameters (local_weight: the learned playouts' weight of a
                  shape next to the last move against the random move; default 16)
+  replies:1      playouts answer the last move with the last good reply to it
+                 (Drake's last good reply with forgetting; default 0: off)
   cmd:"COMMAND"  any GTP engine, started with COMMAND
 
 GNU Go (what 'go match --opponent' played before): under the default rules (area

@@ -103,6 +103,8 @@ POLICIES = {"light": LIGHT, "capture": CAPTURE, "tactics": TACTICS, "patterns": 
 #: the ``weights`` of the playout kernels for the policies that read none (read-only,
 #: like the weights of :func:`bitgames.go.features.playout_weights`: one compiled type)
 NO_WEIGHTS = np.zeros((2, 0), np.int64)
+#: no reply table: the playouts play no last good replies (see :func:`playout`)
+NO_REPLIES = np.zeros((0, 0), np.int32)
 NO_WEIGHTS.flags.writeable = False
 
 #: 3x3 pattern table (:func:`bitgames.go.patterns.table`), a constant of the kernels
@@ -1008,6 +1010,7 @@ def playout(
     trace: np.ndarray,
     policy: int,
     weights: np.ndarray,
+    replies: np.ndarray,
 ) -> int:
     """Play random moves from state ``s`` (modified) until two passes or ``max_moves``
     more moves; return the Tromp-Taylor area difference (black minus white).
@@ -1017,10 +1020,17 @@ def playout(
     empty, the moves played (points, -1 for a pass) are written to it, as far as it goes.
     ``policy`` is one of :data:`POLICIES`, ``weights`` the shape weights of
     :data:`LEARNED` (:data:`NO_WEIGHTS` for the others).
+
+    ``replies`` (``int32[3, points]``, or :data:`NO_REPLIES`) holds each colour's last
+    good reply to each point: the move that followed it in the last simulation that
+    colour won (Drake's "last good reply with forgetting", which the search updates after
+    every simulation: :func:`bitgames.go.mcts.remember_replies`). Before any other rule,
+    a playout answers the last move with the mover's reply to it when there is one and
+    the move is playable.
     """
     tmp = np.empty(s[3].shape[1], np.uint64)
     shape = np.empty(16, np.int64)
-    _playout_moves(g, s, rng, max_moves, amaf, trace, policy, weights, tmp, shape)
+    _playout_moves(g, s, rng, max_moves, amaf, trace, policy, weights, replies, tmp, shape)
     return area_score(g, s)
 
 
@@ -1034,6 +1044,7 @@ def _playout_moves(
     trace: np.ndarray,
     policy: int,
     weights: np.ndarray,
+    replies: np.ndarray,
     tmp: np.ndarray,
     shape: np.ndarray,
 ) -> None:
@@ -1063,11 +1074,17 @@ def _playout_moves(
     ntrace = trace.shape[0]
     safe = policy >= TACTICS
     width = np.int64(np.sqrt(color.shape[0]) + 0.5)
+    use_replies = replies.shape[0] > 0
     while passes < 2 and moves - start < max_moves:
         opp = 3 - c
         moves += 1
         p = -1
-        if policy != LIGHT and last >= 0 and color[last] == opp:
+        # ---- the last good reply to the last move
+        if use_replies and last >= 0:
+            q = np.int64(replies[c, last])
+            if q >= 0 and color[q] == 0 and _playable(g, s, tmp, q, c, ko, safe):
+                p = q
+        if p < 0 and policy != LIGHT and last >= 0 and color[last] == opp:
             p = _atari_liberty(libs, np.int64(root[last]))
             if p == ko:
                 p = -1
@@ -1276,7 +1293,7 @@ def _playout_range(
     for i in range(lo, hi):
         _copy_into(s, s0)
         rng[0] = stream_seed(seed, i)
-        scores[i] = playout(g, s, rng, max_moves, amaf, trace, policy, weights)
+        scores[i] = playout(g, s, rng, max_moves, amaf, trace, policy, weights, NO_REPLIES)
         moves[i] = s[8][M_MOVES] - s0[8][M_MOVES]
 
 
@@ -1291,7 +1308,7 @@ def first_moves(g: Any, s0: Any, n: int, seed: np.uint64, out: np.ndarray) -> No
     for i in range(n):
         _copy_into(s, s0)
         rng[0] = stream_seed(seed, i)
-        playout(g, s, rng, 1, amaf, trace, LIGHT, NO_WEIGHTS)
+        playout(g, s, rng, 1, amaf, trace, LIGHT, NO_WEIGHTS, NO_REPLIES)
         out[i] = trace[0]
 
 

@@ -53,7 +53,7 @@ from bitgames.core.engine import Engine as CoreEngine
 from bitgames.core.rng import stream_seed
 from bitgames.go import features as F
 from bitgames.go import kernels as K
-from bitgames.go.board import BLACK, WHITE, Board, Move
+from bitgames.go.board import BLACK, MAX_SIZE, WHITE, Board, Move
 
 # tree meta fields
 T_NNODES, T_ROOT, T_CAP = 0, 1, 2
@@ -77,6 +77,9 @@ class Tree(NamedTuple):
     amaf_visits: np.ndarray  #: float64: AMAF (RAVE) visits
     amaf_wins: np.ndarray  #: float64: AMAF wins
     meta: np.ndarray  #: int64: the ``T_*`` slots: number of nodes, root, capacity
+    #: int32[3, points]: each colour's last good reply to each point (-1: none), which
+    #: the playouts play (:func:`bitgames.go.kernels.playout`); kept with the tree
+    replies: np.ndarray
 
 
 def new_tree(capacity: int) -> Tree:
@@ -91,6 +94,7 @@ def new_tree(capacity: int) -> Tree:
         np.zeros(capacity, np.float64),
         np.zeros(capacity, np.float64),
         np.zeros(4, np.int64),
+        np.full((3, MAX_SIZE * MAX_SIZE), -1, np.int32),
     )
     tree.meta[T_NNODES] = 1
     tree.meta[T_ROOT] = 0
@@ -126,7 +130,7 @@ def _expand(
     """
     nbr, nnbr, diag, ndiag, nbrmask, zob = g
     color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
-    tmove, tparent, tfirst, tnchild, tvis, twin, tavis, tawin, tmeta = tree
+    tmove, tparent, tfirst, tnchild, tvis, twin, tavis, tawin, tmeta, _ = tree
     c = meta[K.M_TOMOVE]
     npts = color.shape[0]
     size = np.int64(math.sqrt(npts) + 0.5)
@@ -239,7 +243,7 @@ def _position_key(s: Any, side_key: np.uint64) -> np.uint64:
 
 @jit.njit(nogil=True)
 def _select(tree: Tree, node: int, params: np.ndarray) -> int:
-    tmove, tparent, tfirst, tnchild, tvis, twin, tavis, tawin, tmeta = tree
+    tmove, tparent, tfirst, tnchild, tvis, twin, tavis, tawin, tmeta, _ = tree
     best = -1
     best_v = -1e300
     logn = math.log(tvis[node] + 1.0)
@@ -260,6 +264,25 @@ def _select(tree: Tree, node: int, params: np.ndarray) -> int:
     return best
 
 
+@jit.njit(nogil=True, inline="always")
+def remember_replies(replies: np.ndarray, seq: np.ndarray, n: int, first: int,
+                     winner: int) -> None:
+    """Learn from one simulation's moves ``seq[:n]`` (colours alternating from ``first``):
+    each move of the ``winner`` becomes its reply to the move before it, and a loser's
+    reply that the loser played is forgotten (Drake 2009, Baier and Drake 2010)."""
+    for j in range(1, n):
+        prev = seq[j - 1]
+        if prev < 0:
+            continue
+        mv = seq[j]
+        col = first if j % 2 == 0 else 3 - first
+        if col == winner:
+            if mv >= 0:
+                replies[col, prev] = mv
+        elif replies[col, prev] == mv:
+            replies[col, prev] = -1
+
+
 @jit.njit(nogil=True)
 def search_kernel(
     g: Any,
@@ -274,6 +297,7 @@ def search_kernel(
     gammas: np.ndarray,
     dictionary: np.ndarray,
     weights: np.ndarray,
+    replies: np.ndarray,
 ) -> int:
     """Run ``nsims`` simulations from the tree's root, whose position is ``s0``.
 
@@ -283,10 +307,11 @@ def search_kernel(
     situational superko, the side to move) with position keys. ``gammas`` is the
     strength table of the learned prior (:func:`bitgames.go.features.load`),
     ``dictionary`` its spatial patterns, ``weights`` the shape weights of the
-    :data:`bitgames.go.kernels.LEARNED` and :data:`bitgames.go.kernels.LIBERTIES` playouts.
+    :data:`bitgames.go.kernels.LEARNED` and :data:`bitgames.go.kernels.LIBERTIES` playouts,
+    ``replies`` the tree's last good replies (:data:`bitgames.go.kernels.NO_REPLIES`: none).
     Returns the number of playout moves made (for speed reports).
     """
-    tmove, tparent, tfirst, tnchild, tvis, twin, tavis, tawin, tmeta = tree
+    tmove, tparent, tfirst, tnchild, tvis, twin, tavis, tawin, tmeta, _ = tree
     npts = s0[0].shape[0]
     maxm = np.int64(params[P_MAXMOVES])
     s = K.copy_state_kernel(s0)
@@ -338,7 +363,7 @@ def search_kernel(
         ntr = 0
         if meta[K.M_PASSES] < 2:
             m0 = meta[K.M_MOVES]
-            score = K.playout(g, s, rng, maxm, amaf, trace, policy, weights)
+            score = K.playout(g, s, rng, maxm, amaf, trace, policy, weights, replies)
             ntr = meta[K.M_MOVES] - m0
             total_moves += ntr
         else:
@@ -352,6 +377,8 @@ def search_kernel(
             bwin = 1.0
         elif final < 0:
             bwin = 0.0
+        if replies.shape[0] > 0 and final != 0:
+            remember_replies(replies, seq, nseq, start_color, 1 if final > 0 else 2)
         # ---- back-up, with AMAF over the moves played from each node on
         firstcol[:] = 0
         # colour of seq[j] alternates from start_color
@@ -399,7 +426,7 @@ def ownership_kernel(
     for i in range(n):
         K._copy_into(s, s0)
         rng[0] = stream_seed(seed, i)
-        K.playout(g, s, rng, max_moves, amaf, trace, K.CAPTURE, K.NO_WEIGHTS)
+        K.playout(g, s, rng, max_moves, amaf, trace, K.CAPTURE, K.NO_WEIGHTS, K.NO_REPLIES)
         color = s[0]
         for p in range(npts):
             cp = color[p]
@@ -480,8 +507,11 @@ class Engine(CoreEngine):
         ladder_prior: float = 0.9,
         pattern_prior: float = 1.0,
         local_weight: float = F.LOCAL_WEIGHT,
+        replies: float = 0.0,
         threads: int = 1,
     ) -> None:
+        #: above 0, the playouts play last good replies (:func:`remember_replies`)
+        self.replies = replies
         self.seed = seed
         self.pattern_prior = pattern_prior
         self.local_weight = local_weight
@@ -667,7 +697,8 @@ class Engine(CoreEngine):
         def simulate(k: int, n: int) -> None:
             # tree k draws from streams of its own: seed + k (the kernel releases the GIL)
             search_kernel(g, s, trees[k], n, np.uint64(self.seed + k), self._counter, params,
-                          history, side_key, self._gammas, self._dictionary, weights)
+                          history, side_key, self._gammas, self._dictionary, weights,
+                          trees[k].replies if self.replies > 0 else K.NO_REPLIES)
 
         start = time.perf_counter()
         reported = start
