@@ -153,6 +153,34 @@ def test_liberties_gives_a_block_of_two_liberties_more() -> None:
     assert len(_first_moves(board, K.LEARNED)) > 2
 
 
+def test_a_playout_answers_the_last_move_with_its_last_good_reply() -> None:
+    """After white's E5, black's reply to E5 is G3 (a quiet point no rule would pick):
+    every playout plays it first. A reply on an occupied point is passed over for the
+    usual moves (LIBERTIES extends D5 at D4 or D6), and white's table is not black's."""
+    board = Board(size=9)
+    for vertex in ("D5", "C5", "J9", "E5"):
+        board.push(Move.from_gtp(vertex))
+    e5, g3, d5 = (Move.from_gtp(v).point(9) for v in ("E5", "G3", "D5"))
+
+    def first_moves(replies: np.ndarray) -> set[Move]:
+        moves = set()
+        for seed in range(20):
+            s = K.copy_state(board._s)
+            trace = np.zeros(1, np.int32)
+            K.playout(board._g, s, R.new_state(seed), 1, np.zeros(81, np.int8), trace,
+                      K.LIBERTIES, F.policy_weights(K.LIBERTIES), replies)
+            moves.add(Move.from_point(int(trace[0]), 9))
+        return moves
+
+    replies = np.full((3, 81), -1, np.int32)  # rows by the kernels' colours: 1 black, 2 white
+    replies[1, e5] = g3
+    assert first_moves(replies) == {Move.from_gtp("G3")}
+    replies[1, e5] = d5
+    assert first_moves(replies) <= {Move.from_gtp("D4"), Move.from_gtp("D6")}
+    replies[1, e5], replies[2, e5] = -1, g3
+    assert Move.from_gtp("G3") not in first_moves(replies)
+
+
 def test_playout_from_position_and_cap() -> None:
     _replay_playout(9, 11, [40, 41, 30, 31, -1], 20)
     _replay_playout(9, 12, [40, 41, 30, 31], 500)

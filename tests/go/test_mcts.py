@@ -11,7 +11,7 @@ import pytest
 
 from bitgames.core.engine import End, Info, Limit, Unit
 from bitgames.go import BLACK, WHITE, Board, Engine, Move, features, patterns
-from bitgames.go.mcts import LEVEL_PLAYOUTS, T_ROOT, dead_stones, search_kernel
+from bitgames.go.mcts import LEVEL_PLAYOUTS, T_ROOT, dead_stones, remember_replies, search_kernel
 from bitgames.go.sgf import read_sgf
 
 from .test_board import PSK_SGF
@@ -275,3 +275,27 @@ def test_threads_search_one_tree_each_and_sum_the_root() -> None:
     assert stopped.move in Board(size=9).legal_moves
     with pytest.raises(ValueError, match="threads"):
         Engine(threads=0)
+
+
+def test_the_winner_keeps_its_replies_and_the_loser_forgets_the_ones_it_played() -> None:
+    # black (1) plays 10, white 20, black 30, white 40, black passes, white 50; black won
+    replies = np.full((3, 81), -1, np.int32)
+    replies[2, 10] = 20  # white's reply to 10, played by the loser: forgotten
+    replies[2, 30] = 41  # white's reply to 30, not played: kept
+    replies[1, 40] = 7  # black passed after 40: a pass is no reply, 7 stays
+    seq = np.array([10, 20, 30, 40, -1, 50], np.int32)
+    remember_replies(replies, seq, 6, 1, 1)
+    assert replies[2, 10] == -1 and replies[2, 30] == 41 and replies[1, 40] == 7
+    assert replies[1, 20] == 30  # black's answer to 20 won
+    assert (replies >= 0).sum() == 3  # nothing else: the move after a pass has no reply
+    remember_replies(replies, seq, 6, 1, 2)  # the same moves, white won
+    assert replies[2, 10] == 20 and replies[2, 30] == 40 and replies[1, 20] == -1
+
+
+def test_last_good_replies_are_learned_during_a_search() -> None:
+    engine = Engine(seed=3, replies=1)
+    engine.search(Board(size=9), Limit(nodes=500))
+    assert engine._tree is not None and (engine._tree.replies >= 0).sum() > 20
+    plain = Engine(seed=3)
+    plain.search(Board(size=9), Limit(nodes=500))
+    assert plain._tree is not None and (plain._tree.replies >= 0).sum() == 0
