@@ -293,7 +293,7 @@ def test_the_winner_keeps_its_replies_and_the_loser_forgets_the_ones_it_played()
 
 
 def test_last_good_replies_are_learned_during_a_search() -> None:
-    engine = Engine(seed=3, replies=1)
+    engine = Engine(seed=3, replies=True)
     engine.search(Board(size=9), Limit(nodes=500))
     assert engine._tree is not None and (engine._tree.replies >= 0).sum() > 20
     plain = Engine(seed=3)

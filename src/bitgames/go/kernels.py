@@ -103,9 +103,9 @@ POLICIES = {"light": LIGHT, "capture": CAPTURE, "tactics": TACTICS, "patterns": 
 #: the ``weights`` of the playout kernels for the policies that read none (read-only,
 #: like the weights of :func:`bitgames.go.features.playout_weights`: one compiled type)
 NO_WEIGHTS = np.zeros((2, 0), np.int64)
+NO_WEIGHTS.flags.writeable = False
 #: no reply table: the playouts play no last good replies (see :func:`playout`)
 NO_REPLIES = np.zeros((0, 0), np.int32)
-NO_WEIGHTS.flags.writeable = False
 
 #: 3x3 pattern table (:func:`bitgames.go.patterns.table`), a constant of the kernels
 PAT3 = patterns.table()

@@ -264,7 +264,7 @@ def _select(tree: Tree, node: int, params: np.ndarray) -> int:
     return best
 
 
-@jit.njit(nogil=True, inline="always")
+@jit.njit(nogil=True)
 def remember_replies(replies: np.ndarray, seq: np.ndarray, n: int, first: int,
                      winner: int) -> None:
     """Learn from one simulation's moves ``seq[:n]`` (colours alternating from ``first``):
@@ -507,10 +507,10 @@ class Engine(CoreEngine):
         ladder_prior: float = 0.9,
         pattern_prior: float = 1.0,
         local_weight: float = F.LOCAL_WEIGHT,
-        replies: float = 0.0,
+        replies: bool = False,
         threads: int = 1,
     ) -> None:
-        #: above 0, the playouts play last good replies (:func:`remember_replies`)
+        #: the playouts play last good replies (:func:`remember_replies`)
         self.replies = replies
         self.seed = seed
         self.pattern_prior = pattern_prior
@@ -698,7 +698,7 @@ class Engine(CoreEngine):
             # tree k draws from streams of its own: seed + k (the kernel releases the GIL)
             search_kernel(g, s, trees[k], n, np.uint64(self.seed + k), self._counter, params,
                           history, side_key, self._gammas, self._dictionary, weights,
-                          trees[k].replies if self.replies > 0 else K.NO_REPLIES)
+                          trees[k].replies if self.replies else K.NO_REPLIES)
 
         start = time.perf_counter()
         reported = start
