@@ -299,3 +299,42 @@ def test_last_good_replies_are_learned_during_a_search() -> None:
     plain = Engine(seed=3)
     plain.search(Board(size=9), Limit(nodes=500))
     assert plain._tree is not None and (plain._tree.replies >= 0).sum() == 0
+
+
+def test_progressive_widening_searches_only_the_best_prior_moves_first() -> None:
+    """With ``widen``, a node's children are ordered by their prior win rate and only the
+    first few are selected: 5 below 40 visits, one more each time the visits grow by the
+    factor ``widen``."""
+    engine = Engine(seed=2, widen=1.4)
+    engine.search(Board(size=9, moves="E5 E6"), Limit(nodes=300))
+    tree = engine._tree
+    assert tree is not None
+    root = int(tree.meta[T_ROOT])
+    first, n = int(tree.first[root]), int(tree.nchildren[root])
+    visits, wins = tree.visits[first:first + n], tree.wins[first:first + n]
+    # the root's 300 visits allow 5 + floor(log(300 / 40) / log(1.4)) = 10 children
+    width = 5 + int(np.log(300 / 40) / np.log(1.4))
+    assert width == 10 and n > 60
+    assert (visits[width:] == engine.prior).all()  # never selected
+    assert (visits[:width] > engine.prior).sum() >= width - 2
+    untouched = wins[width:] / engine.prior
+    assert (np.diff(untouched) <= 0).all() and untouched[0] <= (wins[0] / visits[0]) + 0.5
+    # without widening every child can be chosen, in board order
+    plain = Engine(seed=2)
+    plain.search(Board(size=9, moves="E5 E6"), Limit(nodes=300))
+    tree = plain._tree
+    assert tree is not None
+    first = int(tree.first[int(tree.meta[T_ROOT])])
+    assert (tree.visits[first + width:first + n] > plain.prior).any()
+    assert (np.diff(tree.move[first:first + n]) > 0).all()
+
+
+def test_widening_never_hides_the_pass_that_ends_the_game() -> None:
+    # White passed; Black, behind by Tromp-Taylor, searches, and its pass would end the game
+    board = Board(size=9, moves="E5 E6 E4 pass")
+    engine = Engine(seed=0, widen=1.4)
+    engine.search(board, Limit(nodes=50))
+    tree = engine._tree
+    assert tree is not None
+    first = int(tree.first[int(tree.meta[T_ROOT])])
+    assert tree.move[first] == -1 and tree.wins[first] == 0.5 * engine.prior

@@ -27,7 +27,7 @@ from bitgames.core.cli import (
 
 #: the engine options a ``match`` player may set (``policy:tactics,uct:0.3``)
 ENGINE_FLOATS = ("resign", "uct", "rave_bias", "prior", "expand_at", "shape_prior",
-                 "ladder_prior", "pattern_prior", "local_weight", "replies")
+                 "ladder_prior", "pattern_prior", "local_weight", "replies", "widen")
 
 MATCH_EPILOG = """\
 players:
@@ -42,6 +42,8 @@ players:
                  shape next to the last move against the random move; default 16)
   replies:1      playouts answer the last move with the last good reply to it
                  (Drake's last good reply with forgetting; default 0: off)
+  widen:B        progressive widening: 5 moves of a node (best prior first) at first,
+                 one more each time its visits grow B-fold from 40 (default 0: off)
   cmd:"COMMAND"  any GTP engine, started with COMMAND
 
 GNU Go (what 'go match --opponent' played before): under the default rules (area

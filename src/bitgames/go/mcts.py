@@ -18,7 +18,8 @@ to a block in atari (captures, escapes), 0.3 on the first line, and ``shape_prio
 (0.7) elsewhere on a MoGo 3x3 shape (:mod:`bitgames.go.patterns`); a ladder read
 (:func:`bitgames.go.kernels.ladder_dies`) moves an escape from atari that a ladder still
 captures down to ``1 - ladder_prior`` (0.1) and an atari that wins a ladder up to
-``ladder_prior`` (0.9; 0 turns the reads off). Children
+``ladder_prior`` (0.9; 0 turns the reads off). With ``widen`` (off by default) a node's children are sorted by that prior and
+only the first few are selectable, more as its visits grow (:func:`_width`). Children
 are the legal moves that do not fill one's own single-point eye, minus superko repeats
 (the game's history plus the positions on the path from the root); a pass child exists
 only when the previous move was a pass (the pass then ends the game and is scored
@@ -61,7 +62,12 @@ T_NNODES, T_ROOT, T_CAP = 0, 1, 2
 # params fields
 P_UCT, P_RAVE_BIAS, P_PRIOR, P_KOMI, P_EXPAND = 0, 1, 2, 3, 4
 P_SUPERKO, P_SUICIDE, P_MAXMOVES, P_CLEANUP, P_POLICY = 5, 6, 7, 8, 9
-P_SHAPE, P_LADDER, P_GAMMA = 10, 11, 12
+P_SHAPE, P_LADDER, P_GAMMA, P_WIDEN = 10, 11, 12, 13
+
+#: progressive widening: a node's children selectable before :data:`WIDEN_AT` visits
+WIDEN_START = 5
+#: the visits (priors included) from which a node's selectable children grow
+WIDEN_AT = 40.0
 
 
 class Tree(NamedTuple):
@@ -215,14 +221,24 @@ def _expand(
         for ch in range(first, nn):
             x = (twin[ch] * (nn - first) / total) ** learned
             twin[ch] = prior * x / (1.0 + x)
+    widen = params[P_WIDEN] > 0.0
+    if widen:
+        _sort_by_prior(tmove, twin, first, nn)
     allow_pass = meta[K.M_LAST] == -1 and not (params[P_CLEANUP] > 0.0 and depth == 0)
     if nn == first or allow_pass:
-        tmove[nn] = -1
+        if widen:  # the pass goes first, so that widening never hides it
+            for ch in range(nn, first, -1):
+                tmove[ch] = tmove[ch - 1]
+                twin[ch] = twin[ch - 1]
+            pas = first
+        else:
+            pas = nn
+        tmove[pas] = -1
+        twin[pas] = prior * 0.5
         tparent[nn] = node
         tfirst[nn] = -1
         tnchild[nn] = 0
         tvis[nn] = prior
-        twin[nn] = prior * 0.5
         tavis[nn] = 0.0
         tawin[nn] = 0.0
         nn += 1
@@ -242,6 +258,41 @@ def _position_key(s: Any, side_key: np.uint64) -> np.uint64:
 
 
 @jit.njit(nogil=True)
+def _sort_by_prior(tmove: np.ndarray, twin: np.ndarray, first: int, end: int) -> None:
+    """Order the new children ``first:end`` (all with the same prior visits) by their
+    prior wins, best first (an insertion sort: a few dozen children)."""
+    for i in range(first + 1, end):
+        m, w = tmove[i], twin[i]
+        j = i - 1
+        while j >= first and twin[j] < w:
+            tmove[j + 1] = tmove[j]
+            twin[j + 1] = twin[j]
+            j -= 1
+        tmove[j + 1] = m
+        twin[j + 1] = w
+
+
+@jit.njit(nogil=True, inline="always")
+def _width(visits: float, nchildren: int, base: float) -> int:
+    """How many of a node's children (best prior first) selection considers: all
+    without widening (``base`` 0); else :data:`WIDEN_START`, one more each time the
+    node's visits grow by the factor ``base`` from :data:`WIDEN_AT` on (Chaslot et al.'s
+    progressive unpruning, Coulom's progressive widening).
+
+    >>> _width(30.0, 50, 1.4), _width(40.0, 50, 1.4), _width(57.0, 50, 1.4), _width(1e9, 50, 1.4)
+    (5, 5, 6, 50)
+    >>> _width(30.0, 50, 0.0), _width(30.0, 3, 1.4)
+    (50, 3)
+    """
+    if base <= 0.0:
+        return nchildren
+    k = WIDEN_START
+    if visits > WIDEN_AT:
+        k += np.int64(math.log(visits / WIDEN_AT) / math.log(base))
+    return min(k, nchildren)
+
+
+@jit.njit(nogil=True)
 def _select(tree: Tree, node: int, params: np.ndarray) -> int:
     tmove, tparent, tfirst, tnchild, tvis, twin, tavis, tawin, tmeta, _ = tree
     best = -1
@@ -250,7 +301,7 @@ def _select(tree: Tree, node: int, params: np.ndarray) -> int:
     cu = params[P_UCT]
     bias = params[P_RAVE_BIAS]
     first = tfirst[node]
-    for ch in range(first, first + tnchild[node]):
+    for ch in range(first, first + _width(tvis[node], tnchild[node], params[P_WIDEN])):
         n = tvis[ch]
         q = twin[ch] / n
         an = tavis[ch]
@@ -508,8 +559,11 @@ class Engine(CoreEngine):
         pattern_prior: float = 1.0,
         local_weight: float = F.LOCAL_WEIGHT,
         replies: bool = False,
+        widen: float = 0.0,
         threads: int = 1,
     ) -> None:
+        #: progressive widening's growth factor (:func:`_width`; 0: every child at once)
+        self.widen = widen
         #: the playouts play last good replies (:func:`remember_replies`)
         self.replies = replies
         self.seed = seed
@@ -565,6 +619,7 @@ class Engine(CoreEngine):
                 self.shape_prior,
                 self.ladder_prior,
                 self.pattern_prior,
+                self.widen,
             ],
             np.float64,
         )
