@@ -89,6 +89,18 @@ def test_parallel_searches_stop_on_time_and_on_stop_with_legal_moves(threads: in
         assert _helpers_alive() == 0  # no helper outlives its search
 
 
+def test_a_new_game_makes_the_helpers_forget_too() -> None:
+    """``new_game`` forgets what the search learnt: the helper threads' killers and
+    history as well as the main thread's (a new game, or a benchmark's next position,
+    must not start from another position's move ordering)."""
+    for engine, board in _engines(2):
+        engine.search(board, Limit(depth=4))
+        learnt = [table for tables in engine._helper_tables for table in tables[-2:]]
+        assert learnt and any(table.any() for table in learnt), type(engine)
+        engine.new_game()
+        assert not any(table.any() for tables in engine._helper_tables for table in tables)
+
+
 def _othello_endgames(n: int, empties: int, seed: int) -> list[Any]:
     from bitgames.othello.board import Board
 

@@ -409,10 +409,12 @@ class Engine(core_engine.Engine):
         self.level_depth, self.level_time = LEVELS[n]
 
     def new_game(self) -> None:
-        """Forget everything learnt (transposition table, killers, history)."""
+        """Forget everything learnt (transposition table, killers, history), the helper
+        threads' too."""
         self.table = tt.cleared(self.table)
         self.killers[:] = 0
         self.history[:] = 0
+        self._helper_tables = []
 
     def search(self, board: board_mod.Board, limit: Limit | None = None,
                on_info: InfoCallback | None = None) -> SearchResult:

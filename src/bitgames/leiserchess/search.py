@@ -833,8 +833,10 @@ class Engine(CoreEngine):
         self.default_depth = LEVEL_DEPTHS[n - 1]
 
     def new_game(self) -> None:
+        """Forget the table and the history, the helper threads' too."""
         self.table = tt.cleared(self.table)
         self.history[:] = 0
+        self._helper_tables = []
 
     def search(self, board: Any, limit: Limit | None = None,
                on_info: InfoCallback | None = None) -> SearchResult:

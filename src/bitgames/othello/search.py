@@ -659,10 +659,11 @@ class Engine(BaseEngine):
             setattr(self, name, value)
 
     def new_game(self) -> None:
-        """Forget the tables (transposition, killers, history)."""
+        """Forget the tables (transposition, killers, history), the helper threads' too."""
         self.table = table.cleared(self.table)
         self.killers[:] = -1
         self.hist[:] = 0
+        self._helper_tables = []
 
     def evaluate(self, board: Any) -> int:
         """Static evaluation of a board for the side to move, in the kernels' centi-discs."""
