@@ -27,7 +27,8 @@ from bitgames.core.cli import (
 
 #: the engine options a ``match`` player may set (``policy:tactics,uct:0.3``)
 ENGINE_FLOATS = ("resign", "uct", "rave_bias", "prior", "expand_at", "shape_prior",
-                 "ladder_prior", "pattern_prior", "local_weight", "replies", "widen")
+                 "ladder_prior", "pattern_prior", "local_weight", "replies", "widen",
+                 "rave_distance")
 
 MATCH_EPILOG = """\
 players:
@@ -44,6 +45,9 @@ players:
                  (Drake's last good reply with forgetting; default 0: off)
   widen:B        progressive widening: 5 moves of a node (best prior first) at first,
                  one more each time its visits grow B-fold from 40 (default 0: off)
+  rave_distance:X  AMAF counts a move played right after a node about once, one played
+                 at the simulation's end 1/(1+X) times (as Pachi's distance_rave;
+                 default 0: all alike)
   cmd:"COMMAND"  any GTP engine, started with COMMAND
 
 GNU Go (what 'go match --opponent' played before): under the default rules (area
