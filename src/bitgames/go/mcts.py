@@ -18,13 +18,15 @@ to a block in atari (captures, escapes), 0.3 on the first line, and ``shape_prio
 (0.7) elsewhere on a MoGo 3x3 shape (:mod:`bitgames.go.patterns`); a ladder read
 (:func:`bitgames.go.kernels.ladder_dies`) moves an escape from atari that a ladder still
 captures down to ``1 - ladder_prior`` (0.1) and an atari that wins a ladder up to
-``ladder_prior`` (0.9; 0 turns the reads off). With ``widen`` (off by default) a
-node's children are sorted by that prior and only the first few are selectable, more as
-its visits grow (:func:`_width`). Children are the legal moves that do not fill one's
-own single-point eye, minus superko repeats (the game's history plus the positions on
-the path from the root); a pass child exists
-only when the previous move was a pass (the pass then ends the game and is scored
-exactly) or when nothing else is legal, so the engine passes only when it is safe. The
+``ladder_prior`` (0.9; 0 turns the reads off). Children are the legal moves that do
+not fill one's own single-point eye, minus superko repeats (the game's history plus the
+positions on the path from the root); a pass child exists only when the previous move
+was a pass (the pass then ends the game and is scored exactly) or when nothing else is
+legal, so the engine passes only when it is safe. Two options measured without a gain
+(docs/PERFORMANCE.md) are off by default: ``widen`` (progressive widening: children
+sorted by their prior, only the first few selectable, more as the node's visits grow;
+:func:`_width`) and ``rave_distance`` (AMAF weighted by how soon after the node a move
+was played; :func:`_amaf_weight`). The
 engine resigns when its best move wins less than ``resign`` of the time. The playouts
 follow ``policy`` (:data:`bitgames.go.kernels.LIBERTIES` by default: answers to ataris
 next to the last move, then to blocks of two liberties next to it, then a point next to
