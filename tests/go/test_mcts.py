@@ -317,8 +317,8 @@ def test_progressive_widening_searches_only_the_best_prior_moves_first() -> None
     assert width == 10 and n > 60
     assert (visits[width:] == engine.prior).all()  # never selected
     assert (visits[:width] > engine.prior).sum() >= width - 2
-    untouched = wins[width:] / engine.prior
-    assert (np.diff(untouched) <= 0).all() and untouched[0] <= (wins[0] / visits[0]) + 0.5
+    untouched = wins[width:] / engine.prior  # their prior win rates, best first
+    assert (np.diff(untouched) <= 0).all() and untouched[0] > untouched[-1]
     # without widening every child can be chosen, in board order
     plain = Engine(seed=2)
     plain.search(Board(size=9, moves="E5 E6"), Limit(nodes=300))
