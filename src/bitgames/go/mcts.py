@@ -224,27 +224,19 @@ def _expand(
         for ch in range(first, nn):
             x = (twin[ch] * (nn - first) / total) ** learned
             twin[ch] = prior * x / (1.0 + x)
-    widen = params[P_WIDEN] > 0.0
-    if widen:
-        _sort_by_prior(tmove, twin, first, nn)
     allow_pass = meta[K.M_LAST] == -1 and not (params[P_CLEANUP] > 0.0 and depth == 0)
     if nn == first or allow_pass:
-        if widen:  # the pass goes first, so that widening never hides it
-            for ch in range(nn, first, -1):
-                tmove[ch] = tmove[ch - 1]
-                twin[ch] = twin[ch - 1]
-            pas = first
-        else:
-            pas = nn
-        tmove[pas] = -1
-        twin[pas] = prior * 0.5
+        tmove[nn] = -1
         tparent[nn] = node
         tfirst[nn] = -1
         tnchild[nn] = 0
         tvis[nn] = prior
+        twin[nn] = prior * 0.5
         tavis[nn] = 0.0
         tawin[nn] = 0.0
         nn += 1
+    if params[P_WIDEN] > 0.0:
+        _sort_by_prior(tmove, twin, first, nn)
     tfirst[node] = first
     tnchild[node] = nn - first
     tmeta[T_NNODES] = nn
@@ -263,11 +255,12 @@ def _position_key(s: Any, side_key: np.uint64) -> np.uint64:
 @jit.njit(nogil=True)
 def _sort_by_prior(tmove: np.ndarray, twin: np.ndarray, first: int, end: int) -> None:
     """Order the new children ``first:end`` (all with the same prior visits) by their
-    prior wins, best first (an insertion sort: a few dozen children)."""
+    prior wins, best first, a pass (which ends the game) before them all so that widening
+    never hides it (an insertion sort: a few dozen children)."""
     for i in range(first + 1, end):
         m, w = tmove[i], twin[i]
         j = i - 1
-        while j >= first and twin[j] < w:
+        while j >= first and tmove[j] >= 0 and (m < 0 or twin[j] < w):
             tmove[j + 1] = tmove[j]
             twin[j + 1] = twin[j]
             j -= 1
