@@ -4,7 +4,8 @@ Usage: python benchmarks/go_gnugo_rescore.py SAVE.jsonl [--size 9] [--komi 7.5]
 [--gnugo /usr/games/gnugo]
 
 ``bitgames go match --save SAVE.jsonl`` scores a game ended by two passes by area with the
-stones our playouts judge dead removed. This script replays each such game into GNU Go
+stones our playouts judge dead removed (unless ``--referee`` gives that job to an outside
+engine). This script replays each such game into GNU Go
 (Chinese rules, positional superko, the same komi), asks it for ``final_score`` and prints
 both results; the last line counts the games where the two name the same winner. A check
 of our scoring by an independent program (docs/PERFORMANCE.md, the Go matches against
@@ -16,7 +17,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from bitgames.go import Board, GtpClient
+from bitgames.go import Board
+from bitgames.go.board import format_score
+from bitgames.go.cli import Referee
 
 
 def main() -> None:
@@ -29,7 +32,8 @@ def main() -> None:
     args = ap.parse_args()
     agree = games = 0
     command = f"{args.gnugo} --mode gtp --chinese-rules --positional-superko"
-    with open(args.save, encoding="utf-8") as f, GtpClient.start(command) as client:
+    referee = Referee(command)
+    with open(args.save, encoding="utf-8") as f:
         for line in f:
             game = json.loads(line)
             if game.get("reason") != "two passes":
@@ -37,8 +41,7 @@ def main() -> None:
             board = Board(size=args.size, komi=args.komi)
             for move in game["moves"]:
                 board.push(move)
-            client.sync(board)
-            theirs = client.command("final_score")
+            theirs = format_score(referee.score(board))
             same = theirs[:1] == game["result"][:1]
             games += 1
             agree += same

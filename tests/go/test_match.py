@@ -4,6 +4,7 @@ outside engine, the SGF records, saving and resuming, Ctrl-C; the kit's scoring.
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from tests.match_checks import (
 )
 
 GTP = f'cmd:"{sys.executable} -m bitgames.cli go gtp --playouts 50"'
+GNUGO = shutil.which("gnugo") or shutil.which("/usr/games/gnugo")
 RESULT = re.compile(r"[BW]\+(R|[0-9.]+)|0|1/2-1/2|1-0|0-1")
 
 
@@ -126,3 +128,51 @@ def test_the_referee_takes_a_resignation() -> None:
     assert board.resigned is WHITE and board.result() == "B+R"
     assert kit.final_result is not None and kit.final_result(board)[1] == "B+R"
     assert board.outcome() == Outcome(Termination.RESIGNATION, BLACK)
+
+
+#: a stand-in GTP engine: passes at every genmove, scores every game W+2.5
+_STAND_IN = """\
+import sys
+for line in sys.stdin:
+    word = (line.split() or [''])[0]
+    print({'genmove': '= pass', 'final_score': '= W+2.5'}.get(word, '='), end='\\n\\n',
+          flush=True)
+"""
+
+
+def test_a_referee_scores_the_games_ended_by_two_passes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "stand_in.py"
+    script.write_text(_STAND_IN)
+    command = f"{sys.executable} {script}"
+    # both players pass at once on an empty 5x5 board: by our count White wins by the
+    # komi (W+0.5); the referee's answer is what counts
+    argv = ["go", "match", f'cmd:"{command}"', f'cmd:"{command}"', "--games", "2",
+            "--size", "5", "--komi", "0.5", "--random-plies", "0", "--scheduler", "serial",
+            "--json"]
+    assert main(argv) == 0
+    ours = json_lines(capsys.readouterr().out)
+    assert [g["result"] for g in ours[:-1]] == ["W+0.5", "W+0.5"]
+    assert main([*argv, "--referee", command]) == 0
+    theirs = json_lines(capsys.readouterr().out)
+    assert [(g["result"], g["reason"]) for g in theirs[:-1]] == [("W+2.5", "two passes")] * 2
+    assert theirs[-1]["wins"] == theirs[-1]["losses"] == 1  # A had Black, then White
+
+
+def test_a_referee_that_cannot_be_found_stops_the_match(capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    assert main(["go", "match", "level:1", "level:1", "--games", "2", "--size", "5",
+                 "--scheduler", "serial", "--referee", "no-such-referee --mode gtp"]) == 2
+    assert "--referee 'no-such-referee --mode gtp': program not found" in \
+        capsys.readouterr().err
+
+
+@pytest.mark.gnugo
+@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed")
+def test_gnugo_as_referee_removes_a_dead_stone() -> None:
+    # the intruder in Black's area is dead: W+34.5 counted by hand (see _walls), where
+    # counting every stone alive gives W+53.5
+    kit = match_kit(size=9, komi=7.5, referee=f"{GNUGO} --mode gtp --chinese-rules")
+    assert kit.final_result is not None
+    assert kit.final_result(_walls("B5")) == (Outcome(Termination.PASSES, WHITE, -34.5),
+                                              "W+34.5")

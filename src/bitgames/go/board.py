@@ -794,6 +794,30 @@ def format_score(score: float) -> str:
     return "0"
 
 
+def parse_score(text: str) -> float:
+    """The black-minus-white score of a result ``B+x``, ``W+x`` or ``0`` (as GTP's
+    ``final_score`` answers); :class:`BitgamesError` for anything else.
+
+    >>> parse_score("B+3.5"), parse_score("W+0.5"), parse_score("0")
+    (3.5, -0.5, 0.0)
+    >>> parse_score("B+R")
+    Traceback (most recent call last):
+    ...
+    bitgames.core.errors.BitgamesError: not a score: 'B+R' (expected B+x, W+x or 0)
+    """
+    t = text.strip()
+    try:
+        if t in ("0", "Draw"):
+            return 0.0
+        if t[:2].upper() in ("B+", "W+"):
+            value = float(t[2:])
+            if value == value and abs(value) != float("inf"):
+                return value if t[0] in "Bb" else -value
+    except ValueError:
+        pass
+    raise BitgamesError(f"not a score: {text!r} (expected B+x, W+x or 0)")
+
+
 def _bitmap_points(words: np.ndarray) -> list[int]:
     out = []
     for k, w in enumerate(words):

@@ -50,6 +50,12 @@ players:
                  default 0: all alike)
   cmd:"COMMAND"  any GTP engine, started with COMMAND
 
+Games ended by two passes: our playouts judge which stones are dead, and they misjudge
+some capturing races and eye spaces that can be killed from inside. --referee hands the
+scoring of those games to a GTP engine's final_score instead, as GoGui's twogtp does:
+  bitgames go match nodes:2000 'cmd:"pachi -t =1250"' \
+      --referee 'gnugo --mode gtp --chinese-rules --positional-superko'
+
 GNU Go (what 'go match --opponent' played before): under the default rules (area
 scoring, positional superko) give it the same rules,
   bitgames go match level:5 \\
@@ -125,15 +131,19 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "opening (or each line of --openings) twice with colours swapped, games in "
         "parallel, every move checked by our rules (an illegal move, a crash or a lost "
         "clock loses the game). A game ended by two passes is scored by area with the "
-        "stones our playouts judge dead removed (as the score command's final result); a "
-        "resignation ends the game. Prints a line per game and a summary with the Elo "
-        "difference and its 95% interval; --records appends each game as one line of "
+        "stones our playouts judge dead removed (as the score command's final result), or "
+        "by --referee; a resignation ends the game. Prints a line per game and a summary "
+        "with the Elo difference and its 95% interval; --records appends each game as one line of "
         "SGF. Ctrl-C stops at once (finished games are kept in --save; exit status 130).",
         epilog=MATCH_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_match_options(p, games=10, max_plies=600)
     _board_options(p)
+    p.add_argument("--referee", metavar="COMMAND",
+                   help="a GTP engine that scores the games ended by two passes (its "
+                   "final_score), e.g. 'gnugo --mode gtp --chinese-rules "
+                   "--positional-superko'; default: our playouts' dead-stone judgement")
     p.set_defaults(func=cmd_match)
 
     p = sub.add_parser(
@@ -280,11 +290,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def match_kit(size: int = 9, komi: float = 7.5, rules: str = "default") -> Any:
+def match_kit(size: int = 9, komi: float = 7.5, rules: str = "default",
+              referee: str | None = None) -> Any:
     """The :class:`~bitgames.core.match.GameKit` of Go: boards of ``size`` with ``komi``
     under ``rules``, the built-in engine (options: see ``go match --help``), outside
     engines through :class:`~bitgames.go.gtp.GtpClient`, SGF records; a game ended by
-    two passes is scored with dead stones removed, a resignation is a move.
+    two passes is scored with dead stones removed (by our playouts, or by the
+    ``final_score`` of the GTP engine started with the command ``referee``), a
+    resignation is a move.
 
     >>> kit = match_kit(size=5, komi=0.5)
     >>> kit.new_board().fen(), kit.is_resignation(kit.new_board().parse_move("resign"))
@@ -298,8 +311,9 @@ def match_kit(size: int = 9, komi: float = 7.5, rules: str = "default") -> Any:
     def new_board() -> Board:
         return Board(size=size, komi=komi, rules=rules)
 
+    final_result = _final_result if referee is None else Referee(referee).final_result
     return GameKit("go", new_board, _match_engine, _match_client, _match_record,
-                   is_resignation=lambda move: move.is_resign, final_result=_final_result,
+                   is_resignation=lambda move: move.is_resign, final_result=final_result,
                    engine_groups=("mcts",))
 
 
@@ -346,8 +360,9 @@ def _match_record(board: Any, white: str, black: str, result: str) -> str:
     return to_sgf(board, result, black=black, white=white)
 
 
-def _final_result(board: Any) -> tuple[Any, str]:
-    """A game ended by passes: the area score with the dead stones removed."""
+def _final_result(board: Any, score_board: Any = None) -> tuple[Any, str]:
+    """A game ended by passes: the area score with the dead stones removed, as our
+    playouts judge them (:func:`bitgames.go.mcts.final_score`) or ``score_board`` does."""
     from bitgames.core.board import Outcome, Termination
     from bitgames.go.board import format_score
     from bitgames.go.mcts import final_score
@@ -355,18 +370,66 @@ def _final_result(board: Any) -> tuple[Any, str]:
     outcome = board.outcome()
     if outcome is None or outcome.termination is not Termination.PASSES:
         return outcome, board.result()
-    score = final_score(board)
+    score = (score_board or final_score)(board)
     return Outcome(Termination.PASSES, None if score == 0 else score < 0, score), \
         format_score(score)
 
 
+class Referee:
+    """An outside GTP engine that scores the games ended by two passes: the ``final_score``
+    it answers after the game's moves (GoGui's twogtp has such a referee). It is started
+    at the first game it scores and kept for the next ones.
+
+    >>> import shlex, sys
+    >>> from bitgames.go import Board
+    >>> answer = ("import sys; [print('= W+2.5' if 'final_score' in line else '=', end=2 * "
+    ...           "chr(10), flush=True) for line in sys.stdin]")  # a stand-in engine
+    >>> referee = Referee(f"{shlex.quote(sys.executable)} -c {shlex.quote(answer)}")
+    >>> board = Board(size=5, komi=0.5, moves="C3 pass pass")
+    >>> referee.final_result(board)[1], board.result()  # its answer, not our count
+    ('W+2.5', 'B+24.5')
+    """
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+        self._client: Any = None
+
+    def score(self, board: Any) -> float:
+        """The referee's black-minus-white score of ``board``'s game."""
+        import atexit
+
+        from bitgames.go.board import parse_score
+        from bitgames.go.gtp import GtpClient
+
+        if self._client is None:
+            self._client = GtpClient.start(self.command, name="referee")
+            atexit.register(self._client.close)
+        self._client.sync(board)
+        return parse_score(self._client.command("final_score"))
+
+    def final_result(self, board: Any) -> tuple[Any, str]:
+        """:attr:`GameKit.final_result <bitgames.core.match.GameKit.final_result>` with the
+        referee's score."""
+        return _final_result(board, self.score)
+
+
 def cmd_match(args: argparse.Namespace) -> int:
+    import shlex
+    import shutil
+
     from bitgames.core.cli import run_match_command
+    from bitgames.core.errors import BitgamesError
     from bitgames.core.jit import ensure_warm
 
+    if args.referee is not None:  # a mistyped referee fails here, not at a game's end
+        argv = shlex.split(args.referee)
+        if not argv or shutil.which(argv[0]) is None:
+            raise BitgamesError(f"--referee {args.referee!r}: program not found (not a "
+                                "file, not on PATH)")
     ensure_warm("go", "rules", "mcts")
     return run_match_command(args, "bitgames.go.cli:match_kit",
-                             {"size": args.size, "komi": args.komi, "rules": args.rules})
+                             {"size": args.size, "komi": args.komi, "rules": args.rules,
+                              "referee": args.referee})
 
 
 def _playouts(pool: Any, threads: int, kernel_args: tuple[Any, ...], lo: int, hi: int) -> None:
