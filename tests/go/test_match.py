@@ -130,13 +130,16 @@ def test_the_referee_takes_a_resignation() -> None:
     assert board.outcome() == Outcome(Termination.RESIGNATION, BLACK)
 
 
-#: a stand-in GTP engine: passes at every genmove, scores every game W+2.5
+#: a stand-in GTP engine: passes at every genmove, scores the n-th game it is asked
+#: about W+(n + 1.5) (a referee that asks again for the same game would answer W+3.5)
 _STAND_IN = """\
 import sys
+asked = 0
 for line in sys.stdin:
     word = (line.split() or [''])[0]
-    print({'genmove': '= pass', 'final_score': '= W+2.5'}.get(word, '='), end='\\n\\n',
-          flush=True)
+    asked += word == 'final_score'
+    answer = {'genmove': '= pass', 'final_score': f'= W+{asked + 1.5}'}.get(word, '=')
+    print(answer, end='\\n\\n', flush=True)
 """
 
 
@@ -153,10 +156,16 @@ def test_a_referee_scores_the_games_ended_by_two_passes(
     assert main(argv) == 0
     ours = json_lines(capsys.readouterr().out)
     assert [g["result"] for g in ours[:-1]] == ["W+0.5", "W+0.5"]
-    assert main([*argv, "--referee", command]) == 0
+    # two one-ply openings, each played twice: one referee (the games run in this
+    # process), asked once for each game (the same moves, the same score)
+    assert main([*argv, "--random-plies", "1", "--seed", "1", "--games", "4",
+                 "--referee", command]) == 0
     theirs = json_lines(capsys.readouterr().out)
-    assert [(g["result"], g["reason"]) for g in theirs[:-1]] == [("W+2.5", "two passes")] * 2
-    assert theirs[-1]["wins"] == theirs[-1]["losses"] == 1  # A had Black, then White
+    assert [g["opening"] for g in theirs[:-1]] == [0, 0, 1, 1]
+    assert [(g["result"], g["reason"]) for g in theirs[:-1]] == [
+        ("W+2.5", "two passes"), ("W+2.5", "two passes"), ("W+3.5", "two passes"),
+        ("W+3.5", "two passes")]
+    assert theirs[-1]["wins"] == theirs[-1]["losses"] == 2  # White won them all
 
 
 def test_a_referee_that_cannot_be_found_stops_the_match(capsys: pytest.CaptureFixture[str]

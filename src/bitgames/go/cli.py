@@ -311,7 +311,7 @@ def match_kit(size: int = 9, komi: float = 7.5, rules: str = "default",
     def new_board() -> Board:
         return Board(size=size, komi=komi, rules=rules)
 
-    final_result = _final_result if referee is None else Referee(referee).final_result
+    final_result = _final_result if referee is None else Referee.shared(referee).final_result
     return GameKit("go", new_board, _match_engine, _match_client, _match_record,
                    is_resignation=lambda move: move.is_resign, final_result=final_result,
                    engine_groups=("mcts",))
@@ -375,10 +375,16 @@ def _final_result(board: Any, score_board: Any = None) -> tuple[Any, str]:
         format_score(score)
 
 
+#: the referees of this process, by command (:meth:`Referee.shared`)
+_REFEREES: dict[str, Referee] = {}
+
+
 class Referee:
     """An outside GTP engine that scores the games ended by two passes: the ``final_score``
     it answers after the game's moves (GoGui's twogtp has such a referee). It is started
-    at the first game it scores and kept for the next ones.
+    at the first game it scores and kept for the next ones (:meth:`shared`: one a process,
+    as the match runner makes a kit for every game); a game is scored once (the runner
+    asks twice: for the outcome, then for the record's result).
 
     >>> import shlex, sys
     >>> from bitgames.go import Board
@@ -393,6 +399,14 @@ class Referee:
     def __init__(self, command: str) -> None:
         self.command = command
         self._client: Any = None
+        self._last: tuple[Any, float] | None = None  # (a game, its score)
+
+    @classmethod
+    def shared(cls, command: str) -> Referee:
+        """This process's referee started with ``command`` (made at the first call)."""
+        if command not in _REFEREES:
+            _REFEREES[command] = cls(command)
+        return _REFEREES[command]
 
     def score(self, board: Any) -> float:
         """The referee's black-minus-white score of ``board``'s game."""
@@ -401,11 +415,17 @@ class Referee:
         from bitgames.go.board import parse_score
         from bitgames.go.gtp import GtpClient
 
+        game = (board.size, board.komi, tuple(board.setup_black), tuple(board.setup_white),
+                tuple(board.colored_moves()))
+        if self._last is not None and self._last[0] == game:
+            return self._last[1]
         if self._client is None:
             self._client = GtpClient.start(self.command, name="referee")
             atexit.register(self._client.close)
         self._client.sync(board)
-        return parse_score(self._client.command("final_score"))
+        score = parse_score(self._client.command("final_score"))
+        self._last = (game, score)
+        return score
 
     def final_result(self, board: Any) -> tuple[Any, str]:
         """:attr:`GameKit.final_result <bitgames.core.match.GameKit.final_result>` with the
