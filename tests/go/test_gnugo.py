@@ -22,6 +22,7 @@ from bitgames.go.board import format_score
 from bitgames.go.sgf import parse_sgf, read_sgf
 
 from .test_board import PSK_SGF
+from .test_mcts import DISPUTED_PASS
 
 GNUGO = shutil.which("gnugo") or shutil.which("/usr/games/gnugo")
 
@@ -82,6 +83,17 @@ def test_final_score_walls() -> None:
     with gnugo("default") as client:
         client.sync(board)
         assert client.command("final_score") == format_score(board.score()) == "W+16.5"
+
+
+def test_the_disputed_pass_is_a_black_win_for_gnugo() -> None:
+    # the position where our engine must not pass (tests/go/test_mcts.py): ended now,
+    # GNU Go counts Black ahead with the dead stones removed, where Tromp-Taylor counts
+    # White ahead
+    board = Board(size=9, komi=7.5, moves=DISPUTED_PASS)
+    assert board.score() < 0
+    with gnugo("default") as client:
+        client.sync(board)
+        assert client.command("final_score").startswith("B+")
 
 
 def test_final_score_of_finished_playouts() -> None:

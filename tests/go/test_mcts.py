@@ -61,6 +61,44 @@ def test_passes_only_when_safe() -> None:
     assert not Engine(seed=1).search(Board(size=9), Limit(nodes=500)).move.is_pass
 
 
+#: a game against Pachi (session 49) that Black ended with a pass: White is ahead by
+#: Tromp-Taylor (every stone alive: W+10.5) and behind with the dead stones removed (GNU
+#: Go's final_score and our playouts' judgement: B+9.5; tests/go/test_gnugo.py)
+DISPUTED_PASS = (
+    "C3 C7 G6 F8 E6 G4 E8 F7 E7 E4 F6 C4 B4 C5 D3 E3 D4 D5 B5 B6 E5 D2 C2 H7 C6 H6 E2 F2 D1 "
+    "D8 D7 C8 E9 A6 G5 H4 A8 D6 C6 B8 D9 C9 B9 A9 H5 J5 B9 B7 A9 G7 F1 G2 G1 H1 E1 H2 D5 F4 "
+    "B2 H9 A4 F5 B1 F9 A3 A2 A1 J6 A5 A7 A9 H3 pass")
+
+
+def test_no_pass_into_a_loss_that_only_dead_stones_hide() -> None:
+    board = Board(size=9, moves=DISPUTED_PASS)
+    assert board.turn == WHITE and board.score() == -10.5 and dead_stones(board)
+    # passing would end the game lost once the dead stones are removed: White plays on
+    result = Engine(seed=0).search(board, Limit(nodes=1000), allow_resign=False)
+    assert not result.move.is_pass
+
+
+def root_moves(engine: Engine) -> list[int]:
+    tree = engine._tree
+    assert tree is not None
+    first, n = int(tree.first[tree.meta[T_ROOT]]), int(tree.nchildren[tree.meta[T_ROOT]])
+    return [int(m) for m in tree.move[first : first + n]]
+
+
+def test_cleanup_offers_no_pass_even_in_a_reused_tree() -> None:
+    # after White's pass the root of Black's tree offers a pass (which would end the
+    # game); kgs-genmove_cleanup searches the same position without it, although the
+    # engine keeps its tree between searches
+    board = walls("D", "E")
+    board.turn = WHITE
+    board.push(Move.PASS)
+    engine = Engine(seed=1)
+    engine.search(board, Limit(nodes=300), allow_resign=False)
+    assert -1 in root_moves(engine)
+    result = engine.search(board, Limit(nodes=300), cleanup=True, allow_resign=False)
+    assert -1 not in root_moves(engine) and not result.move.is_pass
+
+
 def test_resigns_when_hopeless() -> None:
     # black: a wall on B with column A empty (18 points); white fills C-J except eight
     # single-point eyes (63 points): nothing black plays can change the result

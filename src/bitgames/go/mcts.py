@@ -22,8 +22,10 @@ captures down to ``1 - ladder_prior`` (0.1) and an atari that wins a ladder up t
 not fill one's own single-point eye, minus superko repeats (the game's history plus the
 positions on the path from the root); a pass child exists only when the previous move
 was a pass (the pass then ends the game and is scored exactly) or when nothing else is
-legal, so the engine passes only when it is safe. Two options measured without a gain
-(docs/PERFORMANCE.md) are off by default: ``widen`` (progressive widening: children
+legal, so the engine passes only when it is safe (after the opponent's pass, a pass that
+Tromp-Taylor counts as a win is taken only if it still wins with the stones its playouts
+judge dead removed; otherwise the root offers no pass). Two options measured without a
+gain (docs/PERFORMANCE.md) are off by default: ``widen`` (progressive widening: children
 sorted by their prior, only the first few selectable, more as the node's visits grow;
 :func:`_width`) and ``rave_distance`` (AMAF weighted by how soon after the node a move
 was played; :func:`_amaf_weight`). The
@@ -687,6 +689,14 @@ class Engine(CoreEngine):
         self._tree_turn = to_move
         self.reused = 0.0
 
+    def _root_passes(self) -> bool:
+        """Whether the root of the tree offers a pass beside other moves."""
+        assert self._tree is not None
+        tree = self._tree
+        root = int(tree.meta[T_ROOT])
+        first, n = int(tree.first[root]), int(tree.nchildren[root])
+        return n > 1 and bool((tree.move[first : first + n] == -1).any())
+
     def _subtree(self, tree: Tree, moves: list[tuple[int, int]], to_move: int) -> int:
         """The node of ``tree`` reached from its root by ``moves`` (colour, point), or -1
         when they leave the tree, do not alternate from the root's side to move, or end
@@ -732,9 +742,13 @@ class Engine(CoreEngine):
             # the opponent passed: passing ends the game; do it when we win both by
             # Tromp-Taylor (all stones alive) and with the stones judged dead removed
             sign = -1.0 if board.turn else 1.0
-            if sign * board.score() > 0 and sign * final_score(board, 200, self.seed) > 0:
-                return SearchResult(Move.PASS, Score(1.0, Unit.WINRATE, exact=True),
-                                    [Move.PASS])
+            if sign * board.score() > 0:
+                if sign * final_score(board, 200, self.seed) > 0:
+                    return SearchResult(Move.PASS, Score(1.0, Unit.WINRATE, exact=True),
+                                        [Move.PASS])
+                # a win only while stones judged dead count: the tree would take it (its
+                # pass child scores Tromp-Taylor), so the root offers no pass this time
+                cleanup = True
         result = self._run(board, limit, on_info, cleanup, begun)
         if result.move is None:
             result.move = Move.PASS
@@ -762,6 +776,11 @@ class Engine(CoreEngine):
             playouts = self.playouts
         self._root_for(board)
         assert self._tree is not None
+        if cleanup and self._root_passes():
+            # a reused root made when passing was allowed: start again without the pass
+            self._tree = None
+            self._root_for(board)
+            assert self._tree is not None
         trees = [self._tree, *self._helpers]
         params = self._params(board, cleanup)
         history = board.history_keys()
