@@ -11,7 +11,14 @@ import pytest
 
 from bitgames.core.engine import End, Info, Limit, Unit
 from bitgames.go import BLACK, WHITE, Board, Engine, Move, features, patterns
-from bitgames.go.mcts import LEVEL_PLAYOUTS, T_ROOT, dead_stones, remember_replies, search_kernel
+from bitgames.go.mcts import (
+    LEVEL_PLAYOUTS,
+    T_ROOT,
+    _children,
+    dead_stones,
+    remember_replies,
+    search_kernel,
+)
 from bitgames.go.sgf import read_sgf
 
 from .test_board import PSK_SGF
@@ -81,8 +88,7 @@ def test_no_pass_into_a_loss_that_only_dead_stones_hide() -> None:
 def root_moves(engine: Engine) -> list[int]:
     tree = engine._tree
     assert tree is not None
-    first, n = int(tree.first[tree.meta[T_ROOT]]), int(tree.nchildren[tree.meta[T_ROOT]])
-    return [int(m) for m in tree.move[first : first + n]]
+    return [int(tree.move[ch]) for ch in _children(tree)]
 
 
 def test_cleanup_offers_no_pass_even_in_a_reused_tree() -> None:

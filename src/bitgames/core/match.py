@@ -436,12 +436,26 @@ program 'no-such-engine-anywhere' not found (not a file, not on PATH)
     if spec.command is None:
         return
     try:
-        argv = shlex.split(spec.command)
+        missing = missing_program(spec.command)
     except ValueError as exc:
         raise BitgamesError(f"player {spec.text!r}: {exc}") from None
-    if argv and shutil.which(argv[0]) is None:
-        raise BitgamesError(f"player {spec.text!r}: program {argv[0]!r} not found (not a "
+    if missing:
+        raise BitgamesError(f"player {spec.text!r}: program {missing!r} not found (not a "
                             "file, not on PATH)")
+
+
+def missing_program(command: str) -> str | None:
+    """The program that ``command`` starts if it cannot be found (not a file, not on
+    ``PATH``; ``""`` for a command naming none), else None; :class:`ValueError` for bad
+    quoting.
+
+    >>> missing_program("sh -c true"), missing_program("no-such-engine-anywhere --gtp")
+    (None, 'no-such-engine-anywhere')
+    """
+    argv = shlex.split(command)
+    if not argv:
+        return ""
+    return argv[0] if shutil.which(argv[0]) is None else None
 
 
 def make_player(kit: GameKit, spec: PlayerSpec) -> Any:

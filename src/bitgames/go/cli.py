@@ -8,8 +8,10 @@ Vertices are GTP's: columns A-T without I, row 1 at the bottom, "pass".
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -360,7 +362,8 @@ def _match_record(board: Any, white: str, black: str, result: str) -> str:
     return to_sgf(board, result, black=black, white=white)
 
 
-def _final_result(board: Any, score_board: Any = None) -> tuple[Any, str]:
+def _final_result(board: Any, score_board: Callable[[Any], float] | None = None
+                  ) -> tuple[Any, str]:
     """A game ended by passes: the area score with the dead stones removed, as our
     playouts judge them (:func:`bitgames.go.mcts.final_score`) or ``score_board`` does."""
     from bitgames.core.board import Outcome, Termination
@@ -373,10 +376,6 @@ def _final_result(board: Any, score_board: Any = None) -> tuple[Any, str]:
     score = (score_board or final_score)(board)
     return Outcome(Termination.PASSES, None if score == 0 else score < 0, score), \
         format_score(score)
-
-
-#: the referees of this process, by command (:meth:`Referee.shared`)
-_REFEREES: dict[str, Referee] = {}
 
 
 class Referee:
@@ -401,12 +400,11 @@ class Referee:
         self._client: Any = None
         self._last: tuple[Any, float] | None = None  # (a game, its score)
 
-    @classmethod
-    def shared(cls, command: str) -> Referee:
+    @staticmethod
+    @functools.cache
+    def shared(command: str) -> Referee:
         """This process's referee started with ``command`` (made at the first call)."""
-        if command not in _REFEREES:
-            _REFEREES[command] = cls(command)
-        return _REFEREES[command]
+        return Referee(command)
 
     def score(self, board: Any) -> float:
         """The referee's black-minus-white score of ``board``'s game."""
@@ -434,16 +432,17 @@ class Referee:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    import shlex
-    import shutil
-
     from bitgames.core.cli import run_match_command
     from bitgames.core.errors import BitgamesError
     from bitgames.core.jit import ensure_warm
+    from bitgames.core.match import missing_program
 
     if args.referee is not None:  # a mistyped referee fails here, not at a game's end
-        argv = shlex.split(args.referee)
-        if not argv or shutil.which(argv[0]) is None:
+        try:
+            missing = missing_program(args.referee)
+        except ValueError as exc:
+            raise BitgamesError(f"--referee {args.referee!r}: {exc}") from None
+        if missing is not None:
             raise BitgamesError(f"--referee {args.referee!r}: program not found (not a "
                                 "file, not on PATH)")
     ensure_warm("go", "rules", "mcts")

@@ -646,8 +646,9 @@ class Engine(CoreEngine):
             np.float64,
         )
 
-    def _root_for(self, board: Board) -> None:
-        """Reuse the subtrees that match ``board`` or start new trees (one per thread).
+    def _root_for(self, board: Board, no_pass: bool = False) -> None:
+        """Reuse the subtrees that match ``board`` or start new trees (one per thread);
+        with ``no_pass`` (a cleanup search) not a subtree whose root offers a pass.
 
         The tree's nodes alternate colours from its root's side to move, so a subtree is
         reused only when the moves played since alternate that way too and ``board`` has
@@ -673,7 +674,10 @@ class Engine(CoreEngine):
         ):
             roots = [self._subtree(tree, moves[len(self._tree_moves):], to_move)
                      for tree in trees]
-            if all(node >= 0 for node in roots):
+            assert self._tree is not None
+            if all(node >= 0 for node in roots) and not (
+                    no_pass and any(self._tree.move[ch] == -1
+                                    for ch in _children(self._tree, roots[0]))):
                 for tree, node in zip(trees, roots, strict=True):
                     tree.meta[T_ROOT] = node
                     tree.parent[node] = -1
@@ -689,14 +693,6 @@ class Engine(CoreEngine):
         self._tree_turn = to_move
         self.reused = 0.0
 
-    def _root_passes(self) -> bool:
-        """Whether the root of the tree offers a pass beside other moves."""
-        assert self._tree is not None
-        tree = self._tree
-        root = int(tree.meta[T_ROOT])
-        first, n = int(tree.first[root]), int(tree.nchildren[root])
-        return n > 1 and bool((tree.move[first : first + n] == -1).any())
-
     def _subtree(self, tree: Tree, moves: list[tuple[int, int]], to_move: int) -> int:
         """The node of ``tree`` reached from its root by ``moves`` (colour, point), or -1
         when they leave the tree, do not alternate from the root's side to move, or end
@@ -707,8 +703,7 @@ class Engine(CoreEngine):
             if c != turn:
                 return -1
             turn = 3 - turn
-            first, n = int(tree.first[node]), int(tree.nchildren[node])
-            found = [ch for ch in range(first, first + n) if int(tree.move[ch]) == p]
+            found = [ch for ch in _children(tree, node) if int(tree.move[ch]) == p]
             if not found:
                 return -1
             node = found[-1]
@@ -774,13 +769,8 @@ class Engine(CoreEngine):
         playouts = limit.nodes
         if playouts is None and math.isinf(seconds) and not limit.infinite:
             playouts = self.playouts
-        self._root_for(board)
+        self._root_for(board, no_pass=cleanup)
         assert self._tree is not None
-        if cleanup and self._root_passes():
-            # a reused root made when passing was allowed: start again without the pass
-            self._tree = None
-            self._root_for(board)
-            assert self._tree is not None
         trees = [self._tree, *self._helpers]
         params = self._params(board, cleanup)
         history = board.history_keys()
@@ -843,9 +833,7 @@ class Engine(CoreEngine):
         raw: dict[int, float] = {}  # with them
         wins: dict[int, float] = {}
         for t in (tree, *self._helpers):
-            root = int(t.meta[T_ROOT])
-            first = int(t.first[root])
-            for ch in range(first, first + int(t.nchildren[root])):
+            for ch in _children(t):
                 move = int(t.move[ch])
                 visits[move] = visits.get(move, 0.0) + float(t.visits[ch]) - self.prior
                 raw[move] = raw.get(move, 0.0) + float(t.visits[ch])
@@ -853,10 +841,7 @@ class Engine(CoreEngine):
         if not visits:
             return SearchResult(None, nodes=done, time=elapsed)
         move = max(visits, key=lambda m: visits[m])  # the first of equals, as argmax
-        root = int(tree.meta[T_ROOT])
-        first = int(tree.first[root])
-        best = next((ch for ch in range(first, first + int(tree.nchildren[root]))
-                     if int(tree.move[ch]) == move), -1)
+        best = next((ch for ch in _children(tree) if int(tree.move[ch]) == move), -1)
         pv = self._pv(board, best) if best >= 0 else [Move.from_point(move, board.size)]
         score = Score(wins[move] / raw[move], Unit.WINRATE)
         return SearchResult(pv[0], score, pv, len(pv), done, elapsed)
@@ -867,11 +852,19 @@ class Engine(CoreEngine):
         out = []
         for _ in range(8):
             out.append(Move.from_point(int(tree.move[node]), board.size))
-            first, n = int(tree.first[node]), int(tree.nchildren[node])
-            if n == 0:
+            rows = _children(tree, node)
+            if not rows:
                 break
-            node = first + int(np.argmax(tree.visits[first : first + n]))
+            node = rows.start + int(np.argmax(tree.visits[rows.start : rows.stop]))
         return out
+
+
+def _children(tree: Tree, node: int | None = None) -> range:
+    """The rows of ``node``'s children in ``tree`` (the root's by default)."""
+    if node is None:
+        node = int(tree.meta[T_ROOT])
+    first = int(tree.first[node])
+    return range(first, first + int(tree.nchildren[node]))
 
 
 def ownership(board: Board, playouts: int = 200, seed: int = 0) -> np.ndarray:
