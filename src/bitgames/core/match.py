@@ -309,6 +309,9 @@ class PlayerSpec:
       threads; other keys are the game's own engine options (Othello ``eval:classic``).
       A bare number is a level.
 
+    Either kind may have a game clock of its own, ``tc:SECONDS+INCREMENT``, in place of
+    the match's (``--tc``): a player on a clock against one on fixed playouts, say.
+
     >>> PlayerSpec.parse("level:5,time:0.5")
     PlayerSpec(text='level:5,time:0.5', command=None, level=5, limit=Limit(depth=None, \
 nodes=None, time=0.5, remaining=None, increment=0.0, moves_to_go=None, infinite=False), \
@@ -320,6 +323,8 @@ options={}, protocol=None)
     ('scan hub', 8)
     >>> PlayerSpec.parse('cmd:"gtp-rhino -l 5",protocol:gtp').protocol
     'gtp'
+    >>> PlayerSpec.parse("tc:4+0.25").clock
+    TimeControl(seconds=4.0, increment=0.25, margin=0.1)
     """
 
     text: str
@@ -328,6 +333,7 @@ options={}, protocol=None)
     limit: Limit = field(default_factory=Limit)
     options: dict[str, str] = field(default_factory=dict)
     protocol: str | None = None
+    clock: TimeControl | None = None
 
     @classmethod
     def parse(cls, text: str) -> PlayerSpec:
@@ -341,19 +347,26 @@ options={}, protocol=None)
                 command, rest = command[1:end], command[end + 1:].strip()
                 if rest and not rest.startswith(","):
                     raise BitgamesError(f"player {text!r}: after the quoted command, only "
-                                        ",depth:N / ,nodes:N / ,time:S / ,protocol:NAME "
-                                        "may follow")
+                                        ",depth:N / ,nodes:N / ,time:S / ,tc:S+I / "
+                                        ",protocol:NAME may follow")
             if not command:
                 raise BitgamesError("player 'cmd:' needs a command, e.g. cmd:\"gnugo --mode gtp\"")
             level, limit, options = cls._settings(text, rest)
             protocol = options.pop("protocol", None)
+            clock = cls._clock(options)
             if level is not None or options:
                 raise BitgamesError(f"player {text!r}: an outside engine takes only limits "
-                                    "(depth, nodes, time) and protocol:NAME; set its level "
-                                    "in its command")
-            return cls(text, command=command, limit=limit, protocol=protocol)
+                                    "(depth, nodes, time), tc:S+I and protocol:NAME; set "
+                                    "its level in its command")
+            return cls(text, command=command, limit=limit, protocol=protocol, clock=clock)
         level, limit, options = cls._settings(text, text)
-        return cls(text, level=level, limit=limit, options=options)
+        clock = cls._clock(options)
+        return cls(text, level=level, limit=limit, options=options, clock=clock)
+
+    @staticmethod
+    def _clock(options: dict[str, str]) -> TimeControl | None:
+        text = options.pop("tc", None)
+        return None if text is None else TimeControl.parse(text)
 
     @staticmethod
     def _settings(text: str, part_text: str) -> tuple[int | None, Limit, dict[str, str]]:
@@ -497,13 +510,14 @@ class LimitedPlayer:
 
 
 def referee(board: Any, first: Any, second: Any, limit: Limit,
-            clock: TimeControl | None = None, max_plies: int = 400,
-            kit: GameKit | None = None,
+            clock: TimeControl | tuple[TimeControl | None, TimeControl | None] | None = None,
+            max_plies: int = 400, kit: GameKit | None = None,
             move_times: tuple[list[float], list[float]] | None = None) -> tuple[float, str]:
     """Play one game from ``board`` (changed in place); ``first`` moves now.
 
     Every move is checked by our own rules: an illegal move, an engine error or crash,
-    or (with a ``clock``) an overstepped time loses the game. The ``kit`` says which moves
+    or (with a ``clock``: one for both, or a pair, ``first``'s then ``second``'s, either
+    None for no clock) an overstepped time loses the game. The ``kit`` says which moves
     are resignations and how a finished game is scored, where its game needs it.
     With ``move_times``, the wall-clock seconds of each answer of ``first`` and of
     ``second`` are appended to its two lists.
@@ -511,7 +525,8 @@ def referee(board: Any, first: Any, second: Any, limit: Limit,
     """
     players = (first, second)
     first_color = board.turn
-    remaining = [clock.seconds, clock.seconds] if clock else [0.0, 0.0]
+    clocks = clock if isinstance(clock, tuple) else (clock, clock)
+    remaining = [c.seconds if c else 0.0 for c in clocks]
     for player in players:
         player.new_game()
     plies = 0
@@ -528,9 +543,11 @@ def referee(board: Any, first: Any, second: Any, limit: Limit,
         side = 0 if board.turn == first_color else 1
         player = players[side]
         move_limit = limit
-        if clock is not None:
+        own_clock = clocks[side]
+        if own_clock is not None:
             move_limit = Limit(depth=limit.depth, nodes=limit.nodes, time=limit.time,
-                               remaining=max(remaining[side], 0.0), increment=clock.increment)
+                               remaining=max(remaining[side], 0.0),
+                               increment=own_clock.increment)
         start = time.monotonic()
         try:
             answer = player.play(board.copy(), move_limit)
@@ -544,11 +561,11 @@ def referee(board: Any, first: Any, second: Any, limit: Limit,
         took = time.monotonic() - start
         if move_times is not None:
             move_times[side].append(took)
-        if clock is not None:
+        if own_clock is not None:
             remaining[side] -= took
-            if remaining[side] < -clock.margin:
+            if remaining[side] < -own_clock.margin:
                 return float(side), f"{player.name} lost on time"
-            remaining[side] += clock.increment
+            remaining[side] += own_clock.increment
         resigns = kit is not None and move is not None and kit.is_resignation(move)
         if move is None or not (resigns or move in board.legal_moves):
             return float(side), f"illegal move {move} by {player.name}"
@@ -640,7 +657,9 @@ def play_setup(kit_factory: str, kit_options: dict[str, Any], spec_a: str, spec_
         first_color = board.turn
         start_ply = len(board.move_stack)
         times: tuple[list[float], list[float]] = ([], [])
-        first_score, reason = referee(board, first, second, limit, clock, max_plies, kit,
+        clock_a, clock_b = (spec.clock or clock for spec in specs)
+        clocks = (clock_a, clock_b) if setup.a_first else (clock_b, clock_a)
+        first_score, reason = referee(board, first, second, limit, clocks, max_plies, kit,
                                       times)
     finally:
         a.close()

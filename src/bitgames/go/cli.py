@@ -30,7 +30,7 @@ from bitgames.core.cli import (
 #: the engine options a ``match`` player may set (``policy:tactics,uct:0.3``)
 ENGINE_FLOATS = ("resign", "uct", "rave_bias", "prior", "expand_at", "shape_prior",
                  "ladder_prior", "pattern_prior", "local_weight", "replies", "widen",
-                 "rave_distance")
+                 "rave_distance", "extend")
 
 MATCH_EPILOG = """\
 players:
@@ -50,6 +50,9 @@ players:
   rave_distance:X  AMAF counts a move played right after a node about once, one played
                  at the simulation's end 1/(1+X) times (as Pachi's distance_rave;
                  default 0: all alike)
+  extend:X       on a clock (--tc, or a player's tc:S+I), a move whose best is in doubt
+                 may take X times the time manager's share, and one whose best cannot be
+                 overtaken stops early (default 2; 1: neither)
   cmd:"COMMAND"  any GTP engine, started with COMMAND
 
 Games ended by two passes: our playouts judge which stones are dead, and they misjudge

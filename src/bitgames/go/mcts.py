@@ -579,8 +579,13 @@ class Engine(CoreEngine):
         replies: bool = False,
         widen: float = 0.0,
         rave_distance: float = 0.0,
+        extend: float = 2.0,
         threads: int = 1,
     ) -> None:
+        #: on a clock, how many times the time manager's optimum a move may take while
+        #: its best is in doubt (:meth:`_unsettled`); above 1, a move also stops before
+        #: the optimum once its most simulated move cannot be overtaken (1: neither)
+        self.extend = extend
         #: AMAF weight of a move by how soon after a node it was played (0: all alike)
         self.rave_distance = rave_distance
         #: progressive widening's growth factor (:func:`_width`; 0: every child at once)
@@ -765,7 +770,12 @@ class Engine(CoreEngine):
         larger than the time left lets it be at the speed measured so far, so a clock is
         not overrun by the last batch.
         """
-        seconds = self.time_manager.budget(limit, [1.0] * moves_left(board)).optimum
+        budget = self.time_manager.budget(limit, [1.0] * moves_left(board))
+        seconds = budget.optimum
+        # on a clock, a search whose best move is unsettled at the optimum goes on, up to
+        # twice it (within the maximum)
+        longest = min(budget.maximum, self.extend * seconds) \
+            if limit.remaining is not None else seconds
         playouts = limit.nodes
         if playouts is None and math.isinf(seconds) and not limit.infinite:
             playouts = self.playouts
@@ -786,6 +796,7 @@ class Engine(CoreEngine):
 
         start = time.perf_counter()
         reported = start
+        deadline = seconds
         done = 0
         batch = 64
         stop = self.stop_signal
@@ -796,7 +807,7 @@ class Engine(CoreEngine):
                     break
                 if done and math.isfinite(seconds):
                     rate = done / max(time.perf_counter() - start, 1e-6)
-                    left = seconds - (time.perf_counter() - begun)
+                    left = deadline - (time.perf_counter() - begun)
                     n = min(n, max(8, int(rate * left)))
                 # each thread runs a share of the batch in its own tree
                 shares = [n // len(trees) + (k < n % len(trees)) for k in range(len(trees))]
@@ -808,7 +819,13 @@ class Engine(CoreEngine):
                 self._counter += max(shares)
                 done += n
                 now = time.perf_counter()
-                if now - begun >= seconds:
+                if now - begun >= deadline:
+                    if deadline < longest and self._unsettled():
+                        deadline = longest
+                    else:
+                        break
+                elif longest > seconds and deadline == seconds and self._decided(
+                        done / max(now - start, 1e-6) * (deadline - (now - begun))):
                     break
                 if on_info is not None and now - reported >= 1.0:
                     reported = now
@@ -823,6 +840,32 @@ class Engine(CoreEngine):
         if on_info is not None:
             on_info(result.info())
         return result
+
+    def _root_moves(self) -> list[tuple[float, float]]:
+        """Each root move's simulations (without the prior's) and win rate, summed over
+        the trees, most simulated first."""
+        visits: dict[int, float] = {}
+        wins: dict[int, float] = {}
+        for t in (self._tree, *self._helpers):
+            assert t is not None
+            for ch in _children(t):
+                move = int(t.move[ch])
+                visits[move] = visits.get(move, 0.0) + float(t.visits[ch])
+                wins[move] = wins.get(move, 0.0) + float(t.wins[ch])
+        rows = [(visits[m] - self.prior * (1 + len(self._helpers)), wins[m] / visits[m])
+                for m in visits if visits[m] > 0]
+        return sorted(rows, reverse=True)
+
+    def _decided(self, simulations: float) -> bool:
+        """Whether ``simulations`` more could not change the most simulated root move."""
+        rows = self._root_moves()
+        return len(rows) < 2 or rows[0][0] - rows[1][0] > simulations
+
+    def _unsettled(self) -> bool:
+        """Whether the most simulated root move is in doubt: the next one has more than
+        two thirds of its simulations, or a better win rate."""
+        rows = self._root_moves()
+        return len(rows) >= 2 and (3 * rows[1][0] > 2 * rows[0][0] or rows[1][1] > rows[0][1])
 
     def _result(self, board: Board, done: int, elapsed: float) -> SearchResult:
         """The most visited root move, its win rate and principal variation; with
