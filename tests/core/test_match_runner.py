@@ -276,6 +276,51 @@ def test_an_outside_engine_gets_the_limits_of_its_spec() -> None:
         PlayerSpec.parse('cmd:"x --y')
 
 
+def test_a_player_may_have_a_clock_of_its_own() -> None:
+    from bitgames.core.engine import SearchResult
+
+    spec = PlayerSpec.parse('cmd:"anything",tc:2+0.5')
+    assert spec.clock == TimeControl(2.0, 0.5) and spec.command == "anything"
+    assert PlayerSpec.parse("level:1,tc:30").clock == TimeControl(30.0)
+    with pytest.raises(BitgamesError, match="time control must be"):
+        PlayerSpec.parse("tc:fast")
+    seen: list[tuple[str, Limit]] = []
+
+    class Slow:  # answers after 0.3 s and remembers the limit it was given
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def new_game(self) -> None:
+            pass
+
+        def play(self, board: Nim, limit: Limit) -> SearchResult:
+            import time
+
+            seen.append((self.name, limit))
+            time.sleep(0.3)
+            return SearchResult(board.legal_moves[0])
+
+        def close(self) -> None:
+            pass
+
+    # a pair of clocks: the first player's, then the second's (None: no clock)
+    score, why = referee(Nim(6), Slow("clocked"), Slow("free"), Limit(),
+                         clock=(TimeControl(0.5, margin=0.05), None))
+    assert (score, why) == (0.0, "clocked lost on time")
+    assert seen[0][1].remaining == 0.5 and seen[1][1].remaining is None
+    seen.clear()
+    score, why = referee(Nim(6), Slow("free"), Slow("clocked"), Limit(),
+                         clock=(None, TimeControl(0.5, margin=0.05)))
+    assert (score, why) == (1.0, "clocked lost on time")
+    # in a match, a spec's clock is that player's alone, whichever colour it has: the
+    # outside engine (3 s a move) loses on its 1 s clock, with none for the other side
+    openings = random_openings(lambda: Nim(21), 1, 1, seed=3)
+    plan = MatchPlan(f'cmd:"{TOY} --fault slow",tc:1', "level:2", openings, 2)
+    games = run_plan(plan, KIT, {}, scheduler="serial").result.games
+    assert [(g.a_first, g.a_score) for g in games] == [(True, 0.0), (False, 0.0)]
+    assert all(g.reason.endswith("lost on time") for g in games), [g.reason for g in games]
+
+
 def test_bad_engine_options_fail_before_any_game(capsys: pytest.CaptureFixture[str]) -> None:
     parser = argparse.ArgumentParser()
     add_match_options(parser)

@@ -12,6 +12,7 @@ import pytest
 from bitgames.core.engine import End, Info, Limit, Unit
 from bitgames.go import BLACK, WHITE, Board, Engine, Move, features, patterns
 from bitgames.go.mcts import (
+    moves_left,
     LEVEL_PLAYOUTS,
     T_ROOT,
     _children,
@@ -263,12 +264,69 @@ def test_clock_gives_a_share_of_the_remaining_time() -> None:
     # 60 s left for an empty 9x9 board: the time manager expects max(12, 81 / 2.5) = 32
     # more moves, so about 60 / 32 s; with 0.1 s left the engine answers at once
     start = time.perf_counter()
-    result = Engine(seed=1).search(Board(size=9), Limit(remaining=60.0))
+    result = Engine(seed=1, extend=1.0).search(Board(size=9), Limit(remaining=60.0))
     assert 1.0 < time.perf_counter() - start < 3.0 and result.ended is End.TIME
     engine, board = Engine(seed=1), Board(size=9)  # made before the clock runs
     start = time.perf_counter()
     result = engine.search(board, Limit(remaining=0.1))
     assert time.perf_counter() - start < 0.1 and result.move in board.legal_moves
+
+
+def _share(board: Board, remaining: float) -> float:
+    return Engine().time_manager.budget(Limit(remaining=remaining),
+                                        [1.0] * moves_left(board)).optimum
+
+
+def test_on_a_clock_a_decided_move_stops_early() -> None:
+    # Black's capture at G6 soon has most of the simulations: once the rest of the share
+    # could not give another move as many, the move is played and the time kept
+    board = capture_position()
+    share = _share(board, 12.0)
+    decided = Engine(seed=3).search(board, Limit(remaining=12.0))
+    full = Engine(seed=3, extend=1.0).search(board, Limit(remaining=12.0))
+    assert str(decided.move) == str(full.move) == "G6"
+    assert full.time > 0.9 * share and decided.time < 0.8 * share
+    assert decided.nodes < 0.8 * full.nodes
+    # a time per move is not a clock: it is used whole, decided or not
+    fixed = Engine(seed=3).search(board, Limit(time=share))
+    assert fixed.time > 0.9 * share
+
+
+def test_on_a_clock_a_move_in_doubt_takes_longer() -> None:
+    # a move whose best is in doubt at the end of its share goes on, up to ``extend``
+    # times the share (here the doubt is forced, to time the rule itself)
+    class Doubtful(Engine):
+        def _unsettled(self) -> bool:
+            return True
+
+    board = Board(size=9, moves="E5")
+    share = _share(board, 12.0)
+    start = time.perf_counter()
+    result = Doubtful(seed=1).search(board, Limit(remaining=12.0))
+    took = time.perf_counter() - start
+    assert 1.8 * share < took < 2.2 * share and result.ended is End.TIME
+    start = time.perf_counter()
+    Doubtful(seed=1, extend=1.0).search(board, Limit(remaining=12.0))
+    assert time.perf_counter() - start < 1.2 * share
+    # never past the time manager's maximum (with 1 s left, some 0.04 s)
+    start = time.perf_counter()
+    Doubtful(seed=1, extend=10.0).search(board, Limit(remaining=1.0))
+    maximum = Engine().time_manager.budget(Limit(remaining=1.0),
+                                           [1.0] * moves_left(board)).maximum
+    assert time.perf_counter() - start < maximum + 0.05
+
+
+def test_when_the_best_root_move_is_decided_or_in_doubt() -> None:
+    # (simulations, win rate) of the root moves, most simulated first
+    engine = Engine()
+    for rows, doubt in [([(100.0, 0.5), (70.0, 0.5)], True),  # the next has 70 % of them
+                        ([(100.0, 0.6), (60.0, 0.5)], False),
+                        ([(100.0, 0.5), (50.0, 0.55)], True),  # the next wins more often
+                        ([(100.0, 0.5)], False)]:
+        engine._root_moves = lambda rows=rows: rows  # type: ignore[method-assign]
+        assert engine._unsettled() is doubt
+    engine._root_moves = lambda: [(100.0, 0.6), (60.0, 0.5)]  # type: ignore[method-assign]
+    assert engine._decided(39.0) and not engine._decided(40.0)
 
 
 def test_stop_from_another_thread() -> None:

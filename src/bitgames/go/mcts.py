@@ -825,7 +825,8 @@ class Engine(CoreEngine):
                     else:
                         break
                 elif longest > seconds and deadline == seconds and self._decided(
-                        done / max(now - start, 1e-6) * (deadline - (now - begun))):
+                        done / max(now - start, 1e-6) * (deadline - (now - begun))
+                ) and not self._unsettled():
                     break
                 if on_info is not None and now - reported >= 1.0:
                     reported = now
