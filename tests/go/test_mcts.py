@@ -12,11 +12,11 @@ import pytest
 from bitgames.core.engine import End, Info, Limit, Unit
 from bitgames.go import BLACK, WHITE, Board, Engine, Move, features, patterns
 from bitgames.go.mcts import (
-    moves_left,
     LEVEL_PLAYOUTS,
     T_ROOT,
     _children,
     dead_stones,
+    moves_left,
     remember_replies,
     search_kernel,
 )
