@@ -772,8 +772,8 @@ class Engine(CoreEngine):
         """
         budget = self.time_manager.budget(limit, [1.0] * moves_left(board))
         seconds = budget.optimum
-        # on a clock, a search whose best move is unsettled at the optimum goes on, up to
-        # twice it (within the maximum)
+        # on a clock, a search whose best move is in doubt at the optimum goes on, up to
+        # ``extend`` times it (within the maximum)
         longest = min(budget.maximum, self.extend * seconds) \
             if limit.remaining is not None else seconds
         playouts = limit.nodes
@@ -842,20 +842,23 @@ class Engine(CoreEngine):
             on_info(result.info())
         return result
 
-    def _root_moves(self) -> list[tuple[float, float]]:
-        """Each root move's simulations (without the prior's) and win rate, summed over
-        the trees, most simulated first."""
-        visits: dict[int, float] = {}
-        wins: dict[int, float] = {}
+    def _root_totals(self) -> dict[int, tuple[float, float, float]]:
+        """Each root move's simulations (without the prior's visits), visits (with them)
+        and wins, summed over the trees, in the first tree's order."""
+        totals: dict[int, tuple[float, float, float]] = {}
         for t in (self._tree, *self._helpers):
             assert t is not None
             for ch in _children(t):
                 move = int(t.move[ch])
-                visits[move] = visits.get(move, 0.0) + float(t.visits[ch])
-                wins[move] = wins.get(move, 0.0) + float(t.wins[ch])
-        rows = [(visits[m] - self.prior * (1 + len(self._helpers)), wins[m] / visits[m])
-                for m in visits if visits[m] > 0]
-        return sorted(rows, reverse=True)
+                sims, visits, wins = totals.get(move, (0.0, 0.0, 0.0))
+                totals[move] = (sims + float(t.visits[ch]) - self.prior,
+                                visits + float(t.visits[ch]), wins + float(t.wins[ch]))
+        return totals
+
+    def _root_moves(self) -> list[tuple[float, float]]:
+        """Each root move's simulations and win rate, most simulated first."""
+        return sorted(((sims, wins / visits) for sims, visits, wins
+                       in self._root_totals().values() if visits > 0), reverse=True)
 
     def _decided(self, simulations: float) -> bool:
         """Whether ``simulations`` more could not change the most simulated root move."""
@@ -873,21 +876,14 @@ class Engine(CoreEngine):
         several trees, the visits and wins of each move are summed over them."""
         tree = self._tree
         assert tree is not None
-        visits: dict[int, float] = {}  # without the priors
-        raw: dict[int, float] = {}  # with them
-        wins: dict[int, float] = {}
-        for t in (tree, *self._helpers):
-            for ch in _children(t):
-                move = int(t.move[ch])
-                visits[move] = visits.get(move, 0.0) + float(t.visits[ch]) - self.prior
-                raw[move] = raw.get(move, 0.0) + float(t.visits[ch])
-                wins[move] = wins.get(move, 0.0) + float(t.wins[ch])
-        if not visits:
+        totals = self._root_totals()
+        if not totals:
             return SearchResult(None, nodes=done, time=elapsed)
-        move = max(visits, key=lambda m: visits[m])  # the first of equals, as argmax
+        move = max(totals, key=lambda m: totals[m][0])  # the first of equals, as argmax
         best = next((ch for ch in _children(tree) if int(tree.move[ch]) == move), -1)
         pv = self._pv(board, best) if best >= 0 else [Move.from_point(move, board.size)]
-        score = Score(wins[move] / raw[move], Unit.WINRATE)
+        _sims, visits, wins = totals[move]
+        score = Score(wins / visits, Unit.WINRATE)
         return SearchResult(pv[0], score, pv, len(pv), done, elapsed)
 
     def _pv(self, board: Board, node: int) -> list[Move]:
