@@ -264,7 +264,7 @@ def test_clock_gives_a_share_of_the_remaining_time() -> None:
     # 60 s left for an empty 9x9 board: the time manager expects max(12, 81 / 2.5) = 32
     # more moves, so about 60 / 32 s; with 0.1 s left the engine answers at once
     start = time.perf_counter()
-    result = Engine(seed=1, extend=1.0).search(Board(size=9), Limit(remaining=60.0))
+    result = Engine(seed=1).search(Board(size=9), Limit(remaining=60.0))
     assert 1.0 < time.perf_counter() - start < 3.0 and result.ended is End.TIME
     engine, board = Engine(seed=1), Board(size=9)  # made before the clock runs
     start = time.perf_counter()
@@ -282,13 +282,13 @@ def test_on_a_clock_a_decided_move_stops_early() -> None:
     # could not give another move as many, the move is played and the time kept
     board = capture_position()
     share = _share(board, 12.0)
-    decided = Engine(seed=3).search(board, Limit(remaining=12.0))
-    full = Engine(seed=3, extend=1.0).search(board, Limit(remaining=12.0))
+    decided = Engine(seed=3, extend=2.0).search(board, Limit(remaining=12.0))
+    full = Engine(seed=3).search(board, Limit(remaining=12.0))  # extend 1: no early stop
     assert str(decided.move) == str(full.move) == "G6"
     assert full.time > 0.9 * share and decided.time < 0.8 * share
     assert decided.nodes < 0.8 * full.nodes
     # a time per move is not a clock: it is used whole, decided or not
-    fixed = Engine(seed=3).search(board, Limit(time=share))
+    fixed = Engine(seed=3, extend=2.0).search(board, Limit(time=share))
     assert fixed.time > 0.9 * share
 
 
@@ -302,11 +302,11 @@ def test_on_a_clock_a_move_in_doubt_takes_longer() -> None:
     board = Board(size=9, moves="E5")
     share = _share(board, 12.0)
     start = time.perf_counter()
-    result = Doubtful(seed=1).search(board, Limit(remaining=12.0))
+    result = Doubtful(seed=1, extend=2.0).search(board, Limit(remaining=12.0))
     took = time.perf_counter() - start
     assert 1.8 * share < took < 2.2 * share and result.ended is End.TIME
     start = time.perf_counter()
-    Doubtful(seed=1, extend=1.0).search(board, Limit(remaining=12.0))
+    Doubtful(seed=1).search(board, Limit(remaining=12.0))  # extend 1: the share only
     assert time.perf_counter() - start < 1.2 * share
     # never past the time manager's maximum (with 1 s left, some 0.04 s)
     start = time.perf_counter()

@@ -52,7 +52,7 @@ players:
                  default 0: all alike)
   extend:X       on a clock (--tc, or a player's tc:S+I), a move whose best is in doubt
                  may take X times the time manager's share, and one whose best cannot be
-                 overtaken stops early (default 2; 1: neither)
+                 overtaken stops early (default 1: neither)
   cmd:"COMMAND"  any GTP engine, started with COMMAND
 
 Games ended by two passes: our playouts judge which stones are dead, and they misjudge

@@ -579,12 +579,13 @@ class Engine(CoreEngine):
         replies: bool = False,
         widen: float = 0.0,
         rave_distance: float = 0.0,
-        extend: float = 2.0,
+        extend: float = 1.0,
         threads: int = 1,
     ) -> None:
         #: on a clock, how many times the time manager's optimum a move may take while
         #: its best is in doubt (:meth:`_unsettled`); above 1, a move also stops before
-        #: the optimum once its most simulated move cannot be overtaken (1: neither)
+        #: the optimum once its most simulated move cannot be overtaken (1, the default:
+        #: neither; against Pachi neither gained, docs/PERFORMANCE.md)
         self.extend = extend
         #: AMAF weight of a move by how soon after a node it was played (0: all alike)
         self.rave_distance = rave_distance
