@@ -315,7 +315,7 @@ class PlayerSpec:
     >>> PlayerSpec.parse("level:5,time:0.5")
     PlayerSpec(text='level:5,time:0.5', command=None, level=5, limit=Limit(depth=None, \
 nodes=None, time=0.5, remaining=None, increment=0.0, moves_to_go=None, infinite=False), \
-options={}, protocol=None)
+options={}, protocol=None, clock=None)
     >>> PlayerSpec.parse('cmd:gnugo --mode gtp --level 10').command
     'gnugo --mode gtp --level 10'
     >>> spec = PlayerSpec.parse('cmd:"scan hub",depth:8')
