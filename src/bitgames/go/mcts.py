@@ -826,8 +826,7 @@ class Engine(CoreEngine):
                     else:
                         break
                 elif longest > seconds and deadline == seconds and self._decided(
-                        done / max(now - start, 1e-6) * (deadline - (now - begun))
-                ) and not self._unsettled():
+                        done / max(now - start, 1e-6) * (deadline - (now - begun))):
                     break
                 if on_info is not None and now - reported >= 1.0:
                     reported = now
@@ -862,9 +861,11 @@ class Engine(CoreEngine):
                        in self._root_totals().values() if visits > 0), reverse=True)
 
     def _decided(self, simulations: float) -> bool:
-        """Whether ``simulations`` more could not change the most simulated root move."""
+        """Whether ``simulations`` more could not change the most simulated root move,
+        and it is not in doubt (:meth:`_unsettled`: a move in doubt may be extended)."""
         rows = self._root_moves()
-        return len(rows) < 2 or rows[0][0] - rows[1][0] > simulations
+        return (len(rows) < 2 or rows[0][0] - rows[1][0] > simulations) \
+            and not self._unsettled()
 
     def _unsettled(self) -> bool:
         """Whether the most simulated root move is in doubt: the next one has more than
