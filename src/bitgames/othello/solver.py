@@ -142,8 +142,8 @@ STABILITY_THRESHOLD = np.array(
 )
 
 
-def _square_masks() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Neighbour masks, the 4 quadrants, square classes by priority, and every line."""
+def _square_masks() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Neighbour masks, the 4 quadrants and the square classes by priority."""
     neigh = np.zeros(64, dtype=np.uint64)
     quadrant = np.zeros(4, dtype=np.uint64)
     for sq in range(64):
@@ -160,24 +160,47 @@ def _square_masks() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     c_squares = 0x4281_0000_0000_8142
     others = ~(corners | x_squares | c_squares) & (2**64 - 1)
     classes = np.array([corners, others, c_squares, x_squares], dtype=np.uint64)
-    lines: list[int] = []
-    for i in range(8):
-        lines.append(0xFF << (8 * i))  # rows
-        lines.append(0x0101_0101_0101_0101 << i)  # columns
-    for k in range(-7, 8):  # diagonals (file - rank = k) and anti-diagonals (file + rank = k+7)
-        diag = anti = 0
-        for r in range(8):
-            if 0 <= r + k < 8:
-                diag |= 1 << (8 * r + r + k)
-            if 0 <= k + 7 - r < 8:
-                anti |= 1 << (8 * r + k + 7 - r)
-        lines.append(diag)
-        lines.append(anti)
-    return neigh, quadrant, classes, np.array(lines, dtype=np.uint64)
+    return neigh, quadrant, classes
 
 
-NEIGHBOURS, QUADRANTS, SQUARE_CLASSES, LINES = _square_masks()
-_LINE_KIND = np.array([0, 1] * 8 + [2, 3] * 15, dtype=np.int64)  # row, column, diag, anti
+NEIGHBOURS, QUADRANTS, SQUARE_CLASSES = _square_masks()
+
+#: The four line directions as (file, rank) steps: row, column, diagonal, anti-diagonal;
+#: a step is a shift by ``8 * rank + file`` bits (towards higher bits)
+_DIRECTIONS = ((1, 0), (0, 1), (1, 1), (-1, 1))
+
+
+def _off_board() -> np.ndarray:
+    """``OFF[d, back, j]``: the squares from which ``2**j`` steps in direction ``d``
+    (backwards if ``back``) leave the board."""
+    off = np.zeros((4, 2, 3), dtype=np.uint64)
+    for d, (df, dr) in enumerate(_DIRECTIONS):
+        for back, sign in ((0, 1), (1, -1)):
+            for j in range(3):
+                m = sign << j
+                for sq in range(64):
+                    f, r = sq % 8 + m * df, sq // 8 + m * dr
+                    if not (0 <= f < 8 and 0 <= r < 8):
+                        off[d, back, j] |= np.uint64(1 << sq)
+    return off
+
+
+_OFF = _off_board()
+
+
+@njit(inline="always")
+def _full_lines(filled: np.uint64, d: int, k: np.uint64) -> np.uint64:
+    """The squares of ``filled`` whose line in direction ``d`` (a shift of ``k`` bits) is
+    full: the line is filled from the square to the edge both ways, which three doubling
+    steps find each way (a square past the edge counts as filled)."""
+    fw = filled & ((filled >> k) | _OFF[d, 0, 0])
+    fw &= (fw >> (k + k)) | _OFF[d, 0, 1]
+    fw &= (fw >> (k << U(2))) | _OFF[d, 0, 2]
+    bw = filled & ((filled << k) | _OFF[d, 1, 0])
+    bw &= (bw << (k + k)) | _OFF[d, 1, 1]
+    bw &= (bw << (k << U(2))) | _OFF[d, 1, 2]
+    return fw & bw
+
 
 #: Static square values used as the last ordering key (corners best, X-squares worst).
 SQUARE_VALUE = np.array(
@@ -203,22 +226,10 @@ def stable_discs(p: np.uint64, o: np.uint64) -> np.uint64:
     it touches the board edge, or a stable disc of its own colour is next to it.
     """
     filled = p | o
-    h = _FILES_AH
-    v = _RANKS_18
-    d9 = _BORDER
-    d7 = _BORDER
-    for i in range(LINES.shape[0]):
-        m = LINES[i]
-        if filled & m == m:
-            kind = _LINE_KIND[i]
-            if kind == 0:
-                h |= m
-            elif kind == 1:
-                v |= m
-            elif kind == 2:
-                d9 |= m
-            else:
-                d7 |= m
+    h = _FILES_AH | _full_lines(filled, 0, U(1))
+    v = _RANKS_18 | _full_lines(filled, 1, U(8))
+    d9 = _BORDER | _full_lines(filled, 2, U(9))
+    d7 = _BORDER | _full_lines(filled, 3, U(7))
     stable = p & h & v & d9 & d7
     if stable == _ZERO:
         return stable
