@@ -3,16 +3,10 @@
     python benchmarks/othello_zebra_ffo.py SCRZEBRA [RANGE] [TABLE_BITS]   e.g. ./scrzebra 40-49
 
 SCRZEBRA is the path of Zebra's script-mode solver, built outside this repository (Zebra
-is GPL: none of it belongs here). From lk16/zebra @ bee2dade::
-
-    make zebra OPTS="-O2 -march=native -fwrapv -fno-strict-aliasing" LDFLAGS="-static -lm -lz"
-    make scrzebra OPTS="-O2 -march=native -fwrapv -fno-strict-aliasing" \\
-        LDFLAGS="scr_quiet_fix.c -static -lm -lz"
-
-(``-fwrapv`` is needed, else it crashes in endgame code; ``scr_quiet_fix.c``, copied from
-the anchors folder, defines the global ``quiet`` that script mode leaves out, and is kept
-off zebra's own link line, which has it already). Zebra reads its weights,
-``coeffs2.bin``, from the working directory, so it is run in SCRZEBRA's folder.
+is GPL: none of it belongs here) by ``sh benchmarks/othello_zebra.sh OUT`` (lk16/zebra @
+bee2dade, ``-O2 -march=native -fwrapv -fno-strict-aliasing``: without ``-fwrapv`` it
+crashes in endgame code). Zebra reads its weights, ``coeffs2.bin``, from the working
+directory, so it is run in SCRZEBRA's folder.
 
 Each position is solved twice: by ``scrzebra -e 0 -b 0 -h TABLE_BITS -line 1 -script IN
 OUT``, one process per position, whose CPU time (user + system, from the rusage of reaped
@@ -45,13 +39,8 @@ from bitgames.othello.solver import Solver
 
 BUILD_HELP = """\
 scrzebra not found at {path}.
-Build Zebra outside this repository (see the anchors README, Othello row): take
-lk16/zebra @ bee2dade, then in its folder
-    make zebra OPTS="-O2 -march=native -fwrapv -fno-strict-aliasing" LDFLAGS="-static -lm -lz"
-    cp .../anchors/othello/scr_quiet_fix.c .
-    make scrzebra OPTS="-O2 -march=native -fwrapv -fno-strict-aliasing" \\
-        LDFLAGS="scr_quiet_fix.c -static -lm -lz"
-and pass the path of the resulting scrzebra (coeffs2.bin must sit beside it)."""
+Build Zebra outside this repository: sh benchmarks/othello_zebra.sh OUT
+(lk16/zebra @ bee2dade), then pass OUT/zebra/scrzebra (coeffs2.bin sits beside it)."""
 
 #: Zebra's output line: black discs, white discs, then the line of play (``--`` = a pass)
 RESULT_LINE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)((?:\s+(?:[a-h][1-8]|--))*)")

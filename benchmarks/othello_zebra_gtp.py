@@ -2,13 +2,13 @@
 ``bitgames othello match level:8,exact:16,wld:18 'cmd:"python benchmarks/othello_zebra_gtp.py
 PATH/TO/zebra 8 16 18",protocol:gtp'``.
 
-Zebra (lk16/zebra, ``make zebra``; it reads ``coeffs2.bin`` from its working directory)
-has no engine protocol. For each ``genmove`` this front end starts it once, in a fresh
-directory, with the game so far (``-seq``), book and randomness off (``-b 0 -r 0``),
-Zebra playing the side to move at midgame depth D, exact solve from E empties and
-win/loss/draw solve from W empties, and the other side "human". Zebra writes the game to
-``current.mov`` before each turn and prompts the human for a move: at that prompt the
-front end stops it and reads Zebra's move (a move that ends the game is read from its
+Zebra (lk16/zebra, built by ``sh benchmarks/othello_zebra.sh OUT``; it reads ``coeffs2.bin``
+from its working directory) has no engine protocol. For each ``genmove`` this front end
+starts it once, in a fresh directory, with the game so far (``-seq``), book and randomness
+off (``-b 0 -r 0``), Zebra playing the side to move at midgame depth D, exact solve from E
+empties and win/loss/draw solve from W empties, and the other side "human". Zebra writes the
+game to ``current.mov`` before each turn and prompts the human for a move: at that prompt
+the front end stops it and reads Zebra's move (a move that ends the game is read from its
 ``-log`` file). Zebra's transposition table does not survive from one move to the next.
 
 With a game clock (the match runner's ``--tc``: GTP ``time_left``), Zebra gets its own
