@@ -73,7 +73,7 @@ def test_recursive_kernels_have_one_signature() -> None:
     solver._pvs(p, o, i64(-64), i64(64), i64(14), i64(0), solve_ffo.table, i64(1), *bufs,
                 np.zeros((130, 130), dtype=np.int64), np.zeros(130, dtype=np.int64), stats, ev,
                 sel)
-    solver._shallow(p, o, i64(0), empties, i64(14), stats)
+    solver._shallow(p, o, i64(0), empties, solver._odd_quadrants(empties), i64(14), stats)
     solver._solve2(p, o, i64(0), empties, stats)
     solver._order_search(p, o, i64(2), i64(-100), i64(100), ev, stats)
     for fn in (kernels.perft, kernels.perft_stoppable, solver._nws, solver._pvs,

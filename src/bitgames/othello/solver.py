@@ -164,6 +164,9 @@ def _square_masks() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 NEIGHBOURS, QUADRANTS, SQUARE_CLASSES = _square_masks()
+#: the quadrant of each square
+QUADRANT_OF = np.array([QUADRANTS[(sq >= 32) * 2 + (sq % 8 >= 4)] for sq in range(64)],
+                       dtype=np.uint64)
 
 #: The four line directions as (file, rank) steps: row, column, diagonal, anti-diagonal;
 #: a step is a shift by ``8 * rank + file`` bits (towards higher bits)
@@ -301,11 +304,23 @@ def _solve2(p: np.uint64, o: np.uint64, alpha: int, empties: np.uint64, stats: n
     return final_score(p, o)
 
 
+@njit(inline="always")
+def _odd_quadrants(empties: np.uint64) -> np.uint64:
+    """The quadrants with an odd number of empty squares (the parity order's first)."""
+    odd = _ZERO
+    for q in range(4):
+        if popcount(empties & QUADRANTS[q]) & 1:
+            odd |= QUADRANTS[q]
+    return odd
+
+
 @njit(_nrt=False)
 def _shallow(
-    p: np.uint64, o: np.uint64, alpha: int, empties: np.uint64, n: int, stats: np.ndarray
+    p: np.uint64, o: np.uint64, alpha: int, empties: np.uint64, odd: np.uint64, n: int,
+    stats: np.ndarray
 ) -> int:
-    """Null-window search at 3-6 empties: no table, parity then square-class ordering."""
+    """Null-window search at 3-6 empties: no table, parity then square-class ordering
+    (``odd``: :func:`_odd_quadrants` of ``empties``, kept up to date move by move)."""
     if n == 2:
         return _solve2(p, o, alpha, empties, stats)
     stats[NODES] += 1
@@ -313,10 +328,6 @@ def _shallow(
         upper = 64 - 2 * popcount(stable_discs(o, p))
         if upper <= alpha:
             return upper
-    odd = _ZERO
-    for q in range(4):
-        if popcount(empties & QUADRANTS[q]) & 1:
-            odd |= QUADRANTS[q]
     best = NO_MOVE
     for group in range(2):
         side = empties & odd if group == 0 else empties & ~odd
@@ -329,7 +340,8 @@ def _shallow(
                     f = flips(p, o, x)
                     if f:
                         bit = _ONE << U(x)
-                        s = -_shallow(o ^ f, p ^ f ^ bit, -alpha - 1, empties ^ bit, n - 1, stats)
+                        s = -_shallow(o ^ f, p ^ f ^ bit, -alpha - 1, empties ^ bit,
+                                      odd ^ QUADRANT_OF[x], n - 1, stats)
                         if s > best:
                             best = s
                             if s > alpha:
@@ -338,7 +350,7 @@ def _shallow(
         return best
     if legal_moves(o, p) == _ZERO:
         return final_score(p, o)
-    return -_shallow(o, p, -alpha - 1, empties, n, stats)
+    return -_shallow(o, p, -alpha - 1, empties, odd, n, stats)
 
 
 @njit(_nrt=False)
@@ -400,12 +412,7 @@ def _order_moves(
 ) -> int:
     """Fill row ``n`` of the move buffers with the moves and their ordering values
     (``alpha``: the node's, for the window of the ordering searches)."""
-    empties = ~(p | o)
-    odd = _ZERO
-    if n < 14:
-        for q in range(4):
-            if popcount(empties & QUADRANTS[q]) & 1:
-                odd |= QUADRANTS[q]
+    odd = _odd_quadrants(~(p | o)) if n < 14 else _ZERO
     # the ordering searches' depth and window; np.int64(...): plain int64 arguments,
     # never literals (one signature)
     depth = np.int64(min((n - ORDER_BASE) >> 1, ORDER_MAX_DEPTH))
@@ -568,7 +575,8 @@ def _nws(
         if n - 1 > SHALLOW:
             s = -_nws(cp, co, -alpha - 1, n - 1, tt, gen, msq, mval, mflip, stats, ev, sel)
         else:
-            s = -_shallow(cp, co, -alpha - 1, ~(cp | co), n - 1, stats)
+            e = ~(cp | co)
+            s = -_shallow(cp, co, -alpha - 1, e, _odd_quadrants(e), n - 1, stats)
         if s > best:
             best = s
             best_move = x
@@ -640,7 +648,8 @@ def _pvs(
             if n - 1 > SHALLOW:
                 s = -_nws(cp, co, -a - 1, n - 1, tt, gen, msq, mval, mflip, stats, ev, sel)
             else:
-                s = -_shallow(cp, co, -a - 1, ~(cp | co), n - 1, stats)
+                e = ~(cp | co)
+                s = -_shallow(cp, co, -a - 1, e, _odd_quadrants(e), n - 1, stats)
             if a < s < beta:
                 s = -_pvs(cp, co, -beta, 1 - s, n - 1, ply + 1, tt, gen, msq, mval, mflip, pv,
                           pv_len, stats, ev, sel)
