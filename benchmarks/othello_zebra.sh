@@ -14,20 +14,12 @@
 #   bitgames othello match level:8,exact:16,wld:18 \
 #     'cmd:"python benchmarks/othello_zebra_gtp.py OUT/zebra/zebra 8 16 18",protocol:gtp'
 set -e
-OUT=${1:?usage: othello_zebra.sh OUT [CLONE]}
-REPO=https://github.com/lk16/zebra
-COMMIT=bee2dade
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-if [ ! -d "$OUT/zebra/.git" ]; then
-    git clone -q "${2:-$REPO}" "$OUT/zebra" || { echo "cannot clone ${2:-$REPO}: not built" >&2; exit 1; }
-fi
-cd "$OUT/zebra"
-git checkout -q "$COMMIT"
+. "$(dirname "$0")/clone_at.sh"
+clone_at "${1:?usage: othello_zebra.sh OUT [CLONE]}" zebra https://github.com/lk16/zebra bee2dade "$2"
 echo 'int quiet = 0;' > quiet_defined.c
 FLAGS="-O2 -march=native -fwrapv -fno-strict-aliasing"
 {
     make zebra OPTS="$FLAGS" LDFLAGS="-lm -lz" &&
     make scrzebra OPTS="$FLAGS" LDFLAGS="quiet_defined.c -lm -lz"
 } > build.log 2>&1 || { tail -30 build.log; exit 1; }
-echo "built $OUT/zebra/zebra and $OUT/zebra/scrzebra (lk16/zebra $COMMIT)"
+echo "built $OUT/zebra/zebra and $OUT/zebra/scrzebra (lk16/zebra bee2dade)"
