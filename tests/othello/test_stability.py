@@ -36,8 +36,8 @@ def test_full_lines_match_a_walk_along_each_line() -> None:
     for _ in range(400):
         density = rng.choice((0.7, 0.9, 0.97, 1.0))
         filled = sum(1 << sq for sq in range(64) if rng.random() < density)
-        for d, (df, dr), k in ((0, (1, 0), 1), (1, (0, 1), 8), (2, (1, 1), 9), (3, (-1, 1), 7)):
-            got = int(_full_lines(U(filled), d, U(k)))
+        for d, (df, dr) in enumerate(((1, 0), (0, 1), (1, 1), (-1, 1))):
+            got = int(_full_lines(U(filled), d))
             assert got == _full_by_walking(filled, df, dr), (hex(filled), d)
 
 
@@ -76,7 +76,6 @@ def test_stable_discs_are_never_flipped() -> None:
                 sq = rng.choice(squares)
                 f = int(flips(U(a), U(b), sq))
                 a, b, a_is_p = b ^ f, a ^ f | 1 << sq, not a_is_p
-                now_p = b if a_is_p is False else a
-                now_o = a if a_is_p is False else b
+                now_p, now_o = (a, b) if a_is_p else (b, a)
                 assert mine & now_p == mine and theirs & now_o == theirs
     assert checked > 1000  # the positions had stable discs to check

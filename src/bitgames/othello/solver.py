@@ -171,8 +171,9 @@ QUADRANT_OF = np.array([QUADRANTS[(sq >= 32) * 2 + (sq % 8 >= 4)] for sq in rang
                        dtype=np.uint64)
 
 #: The four line directions as (file, rank) steps: row, column, diagonal, anti-diagonal;
-#: a step is a shift by ``8 * rank + file`` bits (towards higher bits)
+#: a step is a shift by ``8 * rank + file`` bits (towards higher bits), :data:`_SHIFTS`
 _DIRECTIONS = ((1, 0), (0, 1), (1, 1), (-1, 1))
+_SHIFTS = tuple(8 * dr + df for df, dr in _DIRECTIONS)
 
 
 def _off_board() -> np.ndarray:
@@ -194,10 +195,11 @@ _OFF = _off_board()
 
 
 @njit(inline="always")
-def _full_lines(filled: np.uint64, d: int, k: np.uint64) -> np.uint64:
-    """The squares of ``filled`` whose line in direction ``d`` (a shift of ``k`` bits) is
-    full: the line is filled from the square to the edge both ways, which three doubling
-    steps find each way (a square past the edge counts as filled)."""
+def _full_lines(filled: np.uint64, d: int) -> np.uint64:
+    """The squares of ``filled`` whose line in direction ``d`` is full: the line is filled
+    from the square to the edge both ways, which three doubling steps find each way (a
+    square past the edge counts as filled)."""
+    k = U(_SHIFTS[d])
     fw = filled & ((filled >> k) | _OFF[d, 0, 0])
     fw &= (fw >> (k + k)) | _OFF[d, 0, 1]
     fw &= (fw >> (k << U(2))) | _OFF[d, 0, 2]
@@ -231,10 +233,10 @@ def stable_discs(p: np.uint64, o: np.uint64) -> np.uint64:
     it touches the board edge, or a stable disc of its own colour is next to it.
     """
     filled = p | o
-    h = _FILES_AH | _full_lines(filled, 0, U(1))
-    v = _RANKS_18 | _full_lines(filled, 1, U(8))
-    d9 = _BORDER | _full_lines(filled, 2, U(9))
-    d7 = _BORDER | _full_lines(filled, 3, U(7))
+    h = _FILES_AH | _full_lines(filled, 0)
+    v = _RANKS_18 | _full_lines(filled, 1)
+    d9 = _BORDER | _full_lines(filled, 2)
+    d7 = _BORDER | _full_lines(filled, 3)
     stable = p & h & v & d9 & d7
     if stable == _ZERO:
         return stable
