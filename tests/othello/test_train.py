@@ -21,6 +21,7 @@ from bitgames.othello.train import (  # noqa: E402
     Trainer,
     empties_of,
     fit_stage,
+    successors,
 )
 
 U = np.uint64
@@ -333,3 +334,52 @@ def test_train_command_takes_tournament_games_alone(tmp_path, capsys) -> None:  
         "wthor-wthor_2023_sample.npz"]
     assert [p.name for p in (tmp_path / "run" / "exact").iterdir()] == [
         "wthor-wthor_2023_sample.npz"]
+
+
+def _sample_games() -> tuple[np.ndarray, np.ndarray, np.ndarray, list[bool]]:
+    """Positions of the WTHOR sample's games in order, with whether the side to move
+    changes from each position to the next of its game (read from the boards)."""
+    from pathlib import Path
+
+    from bitgames.othello.wthor import load_base
+
+    base = load_base(Path(__file__).with_name("wthor_2023_sample.wtb"))
+    ps, os_, games, turn = [], [], [], []
+    for g, game in enumerate(base.games):
+        for board in game.positions():
+            p, o = board.bitboards()
+            ps.append(p)
+            os_.append(o)
+            games.append(g)
+            turn.append(board.turn)
+    changes = [a != b for a, b in zip(turn, turn[1:], strict=False)] + [False]
+    return (np.array(ps, dtype=np.uint64), np.array(os_, dtype=np.uint64),
+            np.array(games, dtype=np.int32), changes)
+
+
+def test_successors_follow_the_games_and_their_passes() -> None:
+    ps, os_, games, changes = _sample_games()
+    ok, sign = successors(ps, os_, games, empties_of(ps, os_))
+    last = np.append(games[1:] != games[:-1], True)
+    assert np.array_equal(ok, ~last)  # every move of a game is a successor, never across games
+    assert np.array_equal(sign[ok] == -1, np.array(changes)[ok])
+
+
+def test_consistency_pulls_a_position_and_its_successor_together() -> None:
+    """Noisy labels fitted alone leave a position's value and its successor's apart; the
+    consistency rows bring ``value(x) - sign * value(next)`` towards zero (and with the
+    sign inverted, away from it)."""
+    ps, os_, games, _ = _sample_games()
+    feats = ev.batch_features(ps, os_, ev.GATHER, ev.B3)
+    ok, sign = successors(ps, os_, games, empties_of(ps, os_))
+    y = np.random.default_rng(1).normal(0, 20, len(ps))
+    first = np.flatnonzero(ok)
+
+    def gap(c: float, s: np.ndarray) -> float:
+        w = fit_stage(feats, y, 1.0, (feats[first], feats[first + 1], s, c))
+        v = w[feats].sum(axis=1)
+        return float(np.abs(v[first] - sign[first] * v[first + 1]).mean())
+
+    signs = sign[first].astype(np.float64)
+    alone, pulled, inverted = gap(0.0, signs), gap(3.0, signs), gap(3.0, -signs)
+    assert pulled < 0.5 * alone and pulled < 0.5 * inverted

@@ -284,6 +284,10 @@ def _add_engine_commands(sub: argparse._SubParsersAction) -> None:
                    help="with --wthor-labels theory, only positions with fewer empties than "
                    "this take their game's score; the earlier ones are labelled by "
                    "backed-up searches (64: all)")
+    t.add_argument("--consistency", type=Number(0, 100), default=0.0,
+                   help="weight of the rows asking each position's value to equal its "
+                   "successor's in the same game (a temporal-difference term against "
+                   "values that swing from one ply to the next; 0: none)")
     t.add_argument("--generate-only", action="store_true",
                    help="only play the games and solve their exact labels")
     t.set_defaults(func=cmd_train)
@@ -458,7 +462,7 @@ def cmd_train(args: argparse.Namespace) -> int:
                       window=args.window, damp=args.damp, workers=args.workers or 0,
                       scheduler=args.scheduler, wthor=tuple(args.wthor),
                       wthor_labels=args.wthor_labels, logbook=tuple(args.logbook),
-                      outcome_below=args.outcome_below)
+                      outcome_below=args.outcome_below, consistency=args.consistency)
     trainer = Trainer(args.out, cfg)
     trainer.generate()
     trainer.import_wthor()
