@@ -383,3 +383,24 @@ def test_consistency_pulls_a_position_and_its_successor_together() -> None:
     signs = sign[first].astype(np.float64)
     alone, pulled, inverted = gap(0.0, signs), gap(3.0, signs), gap(3.0, -signs)
     assert pulled < 0.5 * alone and pulled < 0.5 * inverted
+
+
+def test_consistency_rows_only_from_their_empties(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The consistency rows change the stages whose positions they reach, and only those:
+    from 64 empties none take part and the fit is the plain one."""
+    from pathlib import Path
+
+    sample = str(Path(__file__).with_name("wthor_2023_sample.wtb"))
+    tables = {}
+    for name, weight, start in (("plain", 0.0, 0), ("none", 1.0, 64), ("from40", 1.0, 40)):
+        cfg = TrainConfig(games=0, exact_empties=8, workers=1, scheduler="serial",
+                          wthor=(sample,), consistency=weight, consistency_from=start)
+        t = Trainer(tmp_path / name, cfg, log=lambda s: None)
+        t.import_wthor()
+        t.solve()
+        t.fit()
+        tables[name] = ev.Weights.load(tmp_path / name / "weights.npz").table
+    assert np.array_equal(tables["none"], tables["plain"])
+    changed = [s for s in range(ev.N_STAGES)
+               if not np.array_equal(tables["from40"][s], tables["plain"][s])]
+    assert changed and min(changed) == 9  # stage 9 (36-39 empties) fits positions up to 41

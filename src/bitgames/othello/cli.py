@@ -288,6 +288,10 @@ def _add_engine_commands(sub: argparse._SubParsersAction) -> None:
                    help="weight of the rows asking each position's value to equal its "
                    "successor's in the same game (a temporal-difference term against "
                    "values that swing from one ply to the next; 0: none)")
+    t.add_argument("--consistency-from", type=Integer(0, 64), default=0, metavar="EMPTIES",
+                   help="only pairs whose later position has at least this many empties "
+                   "take part in --consistency (0: all; the rows triple a stage's fitting "
+                   "time, and near the end the exact labels agree already)")
     t.add_argument("--generate-only", action="store_true",
                    help="only play the games and solve their exact labels")
     t.set_defaults(func=cmd_train)
@@ -462,7 +466,8 @@ def cmd_train(args: argparse.Namespace) -> int:
                       window=args.window, damp=args.damp, workers=args.workers or 0,
                       scheduler=args.scheduler, wthor=tuple(args.wthor),
                       wthor_labels=args.wthor_labels, logbook=tuple(args.logbook),
-                      outcome_below=args.outcome_below, consistency=args.consistency)
+                      outcome_below=args.outcome_below, consistency=args.consistency,
+                      consistency_from=args.consistency_from)
     trainer = Trainer(args.out, cfg)
     trainer.generate()
     trainer.import_wthor()

@@ -105,6 +105,7 @@ class TrainConfig:
     logbook: tuple[str, ...] = ()
     outcome_below: int = 64
     consistency: float = 0.0
+    consistency_from: int = 0
 
 
 def empties_of(ps: np.ndarray, os_: np.ndarray) -> np.ndarray:
@@ -571,7 +572,8 @@ class Trainer:
             damp, tried = self._choose_damp(feats, labels, train & ~vgames, rows & vgames)
             pairs = None
             if self.cfg.consistency > 0:
-                first = np.flatnonzero(train[:-1] & train[1:] & follows[:-1])
+                first = np.flatnonzero(train[:-1] & train[1:] & follows[:-1]
+                                       & (empties[1:] >= self.cfg.consistency_from))
                 pairs = (feats[first], feats[first + 1], sign[first].astype(np.float64),
                          self.cfg.consistency)
             w = fit_stage(feats[train], labels[train] / 100.0, damp, pairs)
