@@ -317,8 +317,6 @@ def successors(ps: np.ndarray, os_: np.ndarray, games: np.ndarray, empties: np.n
     """
     ok = np.zeros(len(ps), dtype=bool)
     sign = np.zeros(len(ps), dtype=np.int8)
-    if len(ps) < 2:
-        return ok, sign
     mover = ps[:-1]
     same = (games[1:] == games[:-1]) & (empties[1:] == empties[:-1] - 1)
     opponent_next = (os_[1:] & mover) == mover
@@ -358,8 +356,8 @@ def fit_stage(feats: np.ndarray, y: np.ndarray, damp: float,
         fa, fb, sign, c = pairs
         m = len(fa)
         index = np.concatenate([index, np.hstack([pack[fa], pack[fb]]).ravel()])
-        values = np.concatenate([values, np.hstack([np.full(fa.shape, c),
-                                                    np.outer(-c * sign, np.ones(k))]).ravel()])
+        signs = np.repeat(-c * sign[:, None], k, axis=1)
+        values = np.concatenate([values, np.hstack([np.full(fa.shape, c), signs]).ravel()])
         indptr = np.concatenate([indptr, n * k + 2 * k * np.arange(1, m + 1)])
         y = np.concatenate([y, np.zeros(m)])
     used = np.zeros(P.N_WEIGHTS, dtype=bool)
@@ -539,7 +537,8 @@ class Trainer:
         held = games % 10 == 0
         vgames = games % 10 == VALIDATION
         feats = ev.batch_features(ps, os_, ev.GATHER, ev.B3)
-        follows, sign = successors(ps, os_, games, empties)
+        if self.cfg.consistency > 0:
+            follows, sign = successors(ps, os_, games, empties)
         weights = ev.Weights.zeros()
         report: dict[str, Any] = {"config": asdict(self.cfg), "positions": int(len(ps)),
                                   "games": int(len(np.unique(games))), "stages": []}
