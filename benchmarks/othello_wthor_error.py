@@ -1,7 +1,7 @@
 """Error of the Othello engine against perfect play on real tournament positions: WTHOR.
 
     python benchmarks/othello_wthor_error.py WTHOR_DIR [--games 2000] [--depths 0,2,4,6]
-        [--weights W.npz] [--solve N]
+        [--weights W.npz] [--solve N] [--zebra ZEBRA] [--held-out] [--empties 24]
 
 Every WTHOR game records its *theoretical score*: Black's discs under perfect play from the
 position with 24 empty squares (``depth`` in the file header, 24 in every file from 1977
@@ -11,6 +11,27 @@ position with 24 empties and compares the engine's evaluation with the exact sco
 static evaluation (depth 0) and searches of the given depths. It prints the mean and
 median absolute error in discs, and how often the sign (win, draw, loss) is right.
 
+``--zebra ZEBRA`` measures Zebra's evaluation the same way, beside ours: for every depth
+of at least 1, Zebra's value of each position at that midgame depth (its console program,
+built outside this repository by ``sh benchmarks/othello_zebra.sh OUT``; book, randomness
+and endgame solving off, one process a position, started on the game's moves), so the two
+programs' errors come from one run on the same positions. Zebra has no depth 0, and
+plays a forced move without searching: positions with one legal move are left out.
+
+``--held-out`` takes the positions from every tenth game only, from the first on: the games
+that ``bitgames othello train --wthor`` holds out (never fits) when it is given all the
+files in date order, as the shipped weights were. Without it, most positions come from
+games the shipped weights were fitted on.
+
+``--empties E`` takes the positions with E empties instead. Below the files' theoretical
+depth their exact scores come from our own solver (one thread, its CPU time printed),
+checked against the files' scores at 24 empties by ``--solve``. Above it there is no exact
+score: the label is the game's theoretical score, the value the game had under perfect
+play 24 empties from the end, after the players' later mistakes. It is the same noisy
+label for every program measured, so it compares evaluations (ours, other weights,
+Zebra's) earlier in the game, where the games between them are decided, but its error is
+no error against perfect play.
+
 ``--solve N`` checks our exact solver against the federation's scores instead: it solves
 the first N of those positions (one thread) and prints every one whose score differs
 (``--depths ''`` skips the evaluation).
@@ -19,10 +40,13 @@ the first N of those positions (one thread) and prints every one whose score dif
 from __future__ import annotations
 
 import argparse
+import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+from othello_zebra_ffo import children_cpu
+from othello_zebra_gtp import zebra_until_prompt
 
 from bitgames.core.engine import Limit
 from bitgames.othello.board import Board
@@ -43,29 +67,64 @@ def position_at(game: WthorGame, empties: int) -> Board | None:
     return board if board.empties() == empties else None
 
 
-def sample(folder: Path, games: int) -> list[tuple[Board, int]]:
-    """``games`` positions with 24 empties spread over every file, with their exact scores
-    for the side to move (disc difference)."""
-    everything = [g for path in sorted(folder.glob("WTH_*.wtb")) for g in load_base(path).games]
-    step = max(1, len(everything) // games)
-    out = []
-    for game in everything[::step]:
-        board = position_at(game, 24)
+def sample(folder: Path, games: int, empties: int = 24, held_out: bool = False
+           ) -> list[tuple[Board, int | None, list[str]]]:
+    """``games`` positions with ``empties`` empties spread over every file, with their
+    labels for the side to move (disc difference: the game's theoretical score, exact at
+    the file's theoretical depth and only a game's later value before it; ``None`` after
+    it) and the moves that reach them (no passes); ``held_out``: only from every tenth
+    game, from the first on."""
+    everything = [(g, base.depth) for path in sorted(folder.glob("WTH_*.wtb"))
+                  for base in [load_base(path)] for g in base.games]
+    pool = everything[::10] if held_out else everything
+    step = max(1, len(pool) // games)
+    out: list[tuple[Board, int | None, list[str]]] = []
+    for game, depth in pool[::step]:
+        board = position_at(game, empties)
         if board is None or board.is_game_over():
             continue
         black = 2 * game.theoretical - 64
-        out.append((board, black if board.turn == Board().turn else -black))
+        score = (black if board.turn == Board().turn else -black) if depth <= empties else None
+        out.append((board, score, [str(m) for m in game.moves[:60 - empties]]))
         if len(out) == games:
             break
     return out
 
 
-def check_solver(positions: list[tuple[Board, int]]) -> None:
+def solve_missing(positions: list[tuple[Board, int | None, list[str]]]) -> np.ndarray:
+    """The exact scores of ``positions``: the files' where they have one, else solved
+    (one thread; the CPU time is printed)."""
+    solver = Solver(21)
+    start = time.process_time()
+    scores = [score if score is not None else solver.solve(board).score
+              for board, score, _ in positions]
+    solved = sum(score is None for _, score, _ in positions)
+    if solved:
+        print(f"solved {solved} positions: {time.process_time() - start:.1f} s CPU", flush=True)
+    return np.array(scores, dtype=float)
+
+
+def zebra_value(zebra: str, moves: list[str], black: bool, depth: int) -> float:
+    """Zebra's value (discs, side to move) of the position after ``moves`` at midgame
+    ``depth``, no solving: the last search line it prints."""
+    levels = [str(depth), "0", "0"]
+    skills = levels + ["0"] if black else ["0", *levels]
+    with tempfile.TemporaryDirectory() as work:
+        out = zebra_until_prompt(zebra, ["-quiet", "-l", *skills, "-b", "0", "-r", "0", "-w", "0",
+                                "-seq", "".join(moves)], work)
+    lines = [x.split() for x in out.decode(errors="replace").splitlines()
+             if x.startswith("-->")]
+    if not lines:
+        raise RuntimeError(f"Zebra printed no search line after {''.join(moves)}")
+    return float(lines[-1][2])
+
+
+def check_solver(positions: list[tuple[Board, int | None, list[str]]]) -> None:
     """Solve each position exactly; print the ones whose score is not the recorded one."""
     solver = Solver(21)
     agree = nodes = 0
     start = time.process_time()
-    for i, (board, exact) in enumerate(positions, 1):
+    for i, (board, exact, _) in enumerate(positions, 1):
         result = solver.solve(board)
         nodes += result.nodes
         if result.score == exact:
@@ -77,6 +136,15 @@ def check_solver(positions: list[tuple[Board, int]]) -> None:
                   f"{time.process_time() - start:.1f} s CPU", flush=True)
 
 
+def report(name: str, values: np.ndarray, exact: np.ndarray, cpu: float) -> None:
+    """One line: the mean and median error of ``values`` against ``exact``, and how often
+    the sign (win, draw, loss) is right."""
+    error = np.abs(values - exact)
+    signs = np.mean(np.sign(np.round(values)) == np.sign(exact))
+    print(f"{name}: mean error {error.mean():.2f} discs, median {np.median(error):.2f}, "
+          f"sign right {signs:.1%} ({cpu:.1f} s CPU)", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path)
@@ -84,11 +152,19 @@ def main() -> int:
     parser.add_argument("--depths", default="0,2,4,6")
     parser.add_argument("--weights", default=None)
     parser.add_argument("--solve", type=int, default=0, metavar="N")
+    parser.add_argument("--zebra", default=None, metavar="ZEBRA")
+    parser.add_argument("--held-out", action="store_true")
+    parser.add_argument("--empties", type=int, default=24)
     args = parser.parse_args()
-    positions = sample(args.folder, args.games)
-    exact = np.array([score for _, score in positions], dtype=float)
-    print(f"{len(positions)} positions with 24 empties from {args.folder}; exact scores: "
-          f"mean |score| {np.abs(exact).mean():.2f} discs")
+    if args.solve and args.empties != 24:
+        parser.error("--solve checks the files' theoretical scores: only with --empties 24")
+    positions = sample(args.folder, args.games, args.empties, args.held_out)
+    if args.zebra:  # Zebra plays a forced move (or a pass) without a search line
+        positions = [x for x in positions if len(x[0].legal_moves) > 1]
+    exact = solve_missing(positions)
+    kind = "exact scores" if args.empties <= 24 else "labels (theoretical scores)"
+    print(f"{len(positions)} positions with {args.empties} empties from {args.folder}; "
+          f"{kind}: mean |score| {np.abs(exact).mean():.2f} discs")
     # no exact or win/loss/draw solve: the evaluation and the search alone are measured
     if args.solve:
         check_solver(positions[:args.solve])
@@ -96,19 +172,19 @@ def main() -> int:
     for depth in (int(d) for d in args.depths.split(",") if d):
         start = time.process_time()
         found: list[float] = []
-        for board, _ in positions:
+        for board, _, _ in positions:
             if depth == 0:
                 found.append(engine.evaluate(board) / 100)
                 continue
             engine.new_game()
             result = engine.search(board, Limit(depth=depth))
             found.append(result.score.value if result.score is not None else 0.0)
-        values = np.array(found)
-        error = np.abs(values - exact)
-        signs = np.mean(np.sign(np.round(values)) == np.sign(exact))
-        print(f"depth {depth}: mean error {error.mean():.2f} discs, median "
-              f"{np.median(error):.2f}, sign right {signs:.1%} "
-              f"({time.process_time() - start:.1f} s CPU)", flush=True)
+        report(f"depth {depth}", np.array(found), exact, time.process_time() - start)
+        if args.zebra and depth > 0:
+            start = children_cpu()
+            values = np.array([zebra_value(args.zebra, moves, board.turn == Board().turn, depth)
+                               for board, _, moves in positions])
+            report(f"Zebra depth {depth}", values, exact, children_cpu() - start)
     return 0
 
 

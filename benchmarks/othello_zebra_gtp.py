@@ -32,6 +32,28 @@ import tempfile
 PROMPTS = (b"Black move:", b"White move:")
 
 
+def zebra_until_prompt(zebra: str, args: list[str], work: str) -> bytes:
+    """Run Zebra with ``args`` in the folder ``work`` (its weights linked there) until it
+    asks the "human" for a move, then stop it; what it printed (``-quiet`` keeps that to
+    its search lines: ``-->  DEPTH  VALUE  NODES  PV...``)."""
+    coeffs = os.path.join(os.path.dirname(os.path.abspath(zebra)), "coeffs2.bin")
+    os.symlink(coeffs, os.path.join(work, "coeffs2.bin"))
+    proc = subprocess.Popen([zebra, *args], cwd=work, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert proc.stdout is not None
+    seen = b""
+    while True:
+        chunk = proc.stdout.read1(4096)
+        if not chunk:
+            break
+        seen += chunk
+        if any(prompt in seen[-len(chunk) - 16:] for prompt in PROMPTS):
+            proc.kill()
+            break
+    proc.wait()
+    return seen
+
+
 def zebra_move(zebra: str, levels: list[str], moves: list[str], color: str,
                clock: float | None = None) -> str:
     """Zebra's move for ``color`` (``b``/``w``) after ``moves`` (no passes), or ``pass``;
@@ -39,29 +61,15 @@ def zebra_move(zebra: str, levels: list[str], moves: list[str], color: str,
     mine, human = [*levels], ["0"]
     skills = mine + human if color == "b" else human + mine
     with tempfile.TemporaryDirectory() as work:
-        coeffs = os.path.join(os.path.dirname(os.path.abspath(zebra)), "coeffs2.bin")
-        os.symlink(coeffs, os.path.join(work, "coeffs2.bin"))
         log = os.path.join(work, "game.log")
-        command = [zebra, "-quiet", "-l", *skills, "-b", "0", "-r", "0", "-w", "0",
-                   "-e", "0", "-log", log]
+        args = ["-quiet", "-l", *skills, "-b", "0", "-r", "0", "-w", "0", "-e", "0",
+                "-log", log]
         if clock is not None:
             seconds = str(max(1, int(clock)))
-            command += ["-time", seconds, "0", seconds, "0"]
+            args += ["-time", seconds, "0", seconds, "0"]
         if moves:
-            command += ["-seq", "".join(moves)]
-        proc = subprocess.Popen(command, cwd=work, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        assert proc.stdout is not None
-        seen = b""
-        while True:
-            chunk = proc.stdout.read1(4096)
-            if not chunk:
-                break
-            seen = seen[-64:] + chunk
-            if any(prompt in seen for prompt in PROMPTS):
-                proc.kill()
-                break
-        proc.wait()
+            args += ["-seq", "".join(moves)]
+        zebra_until_prompt(zebra, args, work)
         played = []
         if os.path.exists(log):  # the game ended: the whole game, without passes
             lines = [x for x in open(log).read().split("\n") if x and not x.startswith("#")]
