@@ -2,21 +2,24 @@
 
     python benchmarks/othello_wthor_error.py WTHOR_DIR [--games 2000] [--depths 0,2,4,6]
         [--weights W.npz] [--solve N] [--zebra ZEBRA] [--held-out] [--empties 24]
+        [--no-mpc]
 
 Every WTHOR game records its *theoretical score*: Black's discs under perfect play from the
 position with 24 empty squares (``depth`` in the file header, 24 in every file from 1977
 to 2023). The federation computed it, not us, so it is an exact label nobody here made.
 This script takes ``games`` games spread evenly over all the files. For each it takes the
 position with 24 empties and compares the engine's evaluation with the exact score: the
-static evaluation (depth 0) and searches of the given depths. It prints the mean and
-median absolute error in discs, and how often the sign (win, draw, loss) is right.
+static evaluation (depth 0) and searches of the given depths (the engine's level 8,
+with its Multi-ProbCut unless ``--no-mpc``). It prints the mean and median absolute error
+in discs, how often the sign (win, draw, loss) is right, and the median nodes searched.
 
 ``--zebra ZEBRA`` measures Zebra's evaluation the same way, beside ours: for every depth
 of at least 1, Zebra's value of each position at that midgame depth (its console program,
 built outside this repository by ``sh benchmarks/othello_zebra.sh OUT``; book, randomness
 and endgame solving off, one process a position, started on the game's moves), so the two
-programs' errors come from one run on the same positions. Zebra has no depth 0, and
-plays a forced move without searching: positions with one legal move are left out.
+programs' errors (and node counts) come from one run on the same positions. Zebra has
+no depth 0, and plays a forced move without searching: positions with one legal move are
+left out.
 
 ``--held-out`` takes the positions from every tenth game only, from the first on: the games
 that ``bitgames othello train --wthor`` holds out (never fits) when it is given all the
@@ -104,9 +107,9 @@ def solve_missing(positions: list[tuple[Board, int | None, list[str]]]) -> np.nd
     return np.array(scores, dtype=float)
 
 
-def zebra_value(zebra: str, moves: list[str], black: bool, depth: int) -> float:
+def zebra_value(zebra: str, moves: list[str], black: bool, depth: int) -> tuple[float, int]:
     """Zebra's value (discs, side to move) of the position after ``moves`` at midgame
-    ``depth``, no solving: the last search line it prints."""
+    ``depth``, no solving, and the nodes it searched: the last search line it prints."""
     levels = [str(depth), "0", "0"]
     skills = levels + ["0"] if black else ["0", *levels]
     with tempfile.TemporaryDirectory() as work:
@@ -116,7 +119,7 @@ def zebra_value(zebra: str, moves: list[str], black: bool, depth: int) -> float:
              if x.startswith("-->")]
     if not lines:
         raise RuntimeError(f"Zebra printed no search line after {''.join(moves)}")
-    return float(lines[-1][2])
+    return float(lines[-1][2]), int(lines[-1][3])
 
 
 def check_solver(positions: list[tuple[Board, int | None, list[str]]]) -> None:
@@ -136,13 +139,15 @@ def check_solver(positions: list[tuple[Board, int | None, list[str]]]) -> None:
                   f"{time.process_time() - start:.1f} s CPU", flush=True)
 
 
-def report(name: str, values: np.ndarray, exact: np.ndarray, cpu: float) -> None:
-    """One line: the mean and median error of ``values`` against ``exact``, and how often
-    the sign (win, draw, loss) is right."""
+def report(name: str, values: np.ndarray, exact: np.ndarray, cpu: float,
+           nodes: list[int]) -> None:
+    """One line: the mean and median error of ``values`` against ``exact``, how often the
+    sign (win, draw, loss) is right, and the median nodes of the searches (if any)."""
     error = np.abs(values - exact)
     signs = np.mean(np.sign(np.round(values)) == np.sign(exact))
+    searched = f", median {np.median(nodes):,.0f} nodes" if nodes else ""
     print(f"{name}: mean error {error.mean():.2f} discs, median {np.median(error):.2f}, "
-          f"sign right {signs:.1%} ({cpu:.1f} s CPU)", flush=True)
+          f"sign right {signs:.1%} ({cpu:.1f} s CPU{searched})", flush=True)
 
 
 def main() -> int:
@@ -155,6 +160,7 @@ def main() -> int:
     parser.add_argument("--zebra", default=None, metavar="ZEBRA")
     parser.add_argument("--held-out", action="store_true")
     parser.add_argument("--empties", type=int, default=24)
+    parser.add_argument("--no-mpc", action="store_true")
     args = parser.parse_args()
     if args.solve and args.empties != 24:
         parser.error("--solve checks the files' theoretical scores: only with --empties 24")
@@ -168,10 +174,12 @@ def main() -> int:
     # no exact or win/loss/draw solve: the evaluation and the search alone are measured
     if args.solve:
         check_solver(positions[:args.solve])
-    engine = Engine(weights=args.weights, exact_empties=0, wld_empties=0)
+    engine = Engine(weights=args.weights, exact_empties=0, wld_empties=0,
+                    mpc=False if args.no_mpc else None)
     for depth in (int(d) for d in args.depths.split(",") if d):
         start = time.process_time()
         found: list[float] = []
+        nodes: list[int] = []
         for board, _, _ in positions:
             if depth == 0:
                 found.append(engine.evaluate(board) / 100)
@@ -179,12 +187,14 @@ def main() -> int:
             engine.new_game()
             result = engine.search(board, Limit(depth=depth))
             found.append(result.score.value if result.score is not None else 0.0)
-        report(f"depth {depth}", np.array(found), exact, time.process_time() - start)
+            nodes.append(result.nodes)
+        report(f"depth {depth}", np.array(found), exact, time.process_time() - start, nodes)
         if args.zebra and depth > 0:
             start = children_cpu()
-            values = np.array([zebra_value(args.zebra, moves, board.turn == Board().turn, depth)
-                               for board, _, moves in positions])
-            report(f"Zebra depth {depth}", values, exact, children_cpu() - start)
+            answers = [zebra_value(args.zebra, moves, board.turn == Board().turn, depth)
+                       for board, _, moves in positions]
+            report(f"Zebra depth {depth}", np.array([v for v, _ in answers]), exact,
+                   children_cpu() - start, [n for _, n in answers])
     return 0
 
 
