@@ -2,14 +2,16 @@
 ``bitgames othello match --openings``.
 
     python benchmarks/othello_wthor_openings.py WTHOR_DIR [--count 100] [--plies 8]
-        > wthor_top100_8ply.txt
+        [--skip 0] > wthor_top100_8ply.txt
 
 Every game's first ``plies`` moves are brought to one of their eight images under the
 symmetries of the board (the least as text), counted, and the ``count`` most frequent are
-printed one per line with their number of games as a comment. The match runner plays each
-twice, colours swapped. ``benchmarks/othello_wthor_top100_8ply.txt`` is this script's
-output on the 47 files of 1977-2023 (the Othello matches against GRhino and Zebra in
-docs/PERFORMANCE.md).
+printed one per line with their number of games as a comment (after the ``skip`` most
+frequent: ``--skip 100`` gives the next hundred, a second set for a second match). The
+match runner plays each twice, colours swapped. ``benchmarks/othello_wthor_top100_8ply.txt``
+is this script's output on the 47 files of 1977-2023 (the Othello matches against GRhino
+and Zebra in docs/PERFORMANCE.md), ``othello_wthor_next100_8ply.txt`` its output with
+``--skip 100``.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ def main() -> None:
     parser.add_argument("wthor_dir", type=Path, help="folder of WTH_YYYY.wtb files")
     parser.add_argument("--count", type=int, default=100, help="openings to print (100)")
     parser.add_argument("--plies", type=int, default=8, help="moves per opening (8)")
+    parser.add_argument("--skip", type=int, default=0, help="most frequent ones left out (0)")
     args = parser.parse_args()
     counts: Counter[str] = Counter()
     paths = sorted(args.wthor_dir.glob("WTH_*.wtb"))
@@ -40,9 +43,10 @@ def main() -> None:
         if len(game.moves) >= args.plies:
             moves = game.moves[: args.plies]
             counts[min("".join(image(m, k) for m in moves) for k in range(8))] += 1
-    print(f"# the {args.count} most frequent {args.plies}-move openings of {len(paths)} WTHOR "
-          "files (up to symmetry), with their numbers of games")
-    for line, n in counts.most_common(args.count):
+    ranks = f"after the {args.skip} most frequent " if args.skip else ""
+    print(f"# the {args.count} most frequent {args.plies}-move openings {ranks}of {len(paths)} "
+          "WTHOR files (up to symmetry), with their numbers of games")
+    for line, n in counts.most_common(args.skip + args.count)[args.skip:]:
         print(f"{line}  # {n}")
 
 
