@@ -144,9 +144,9 @@ def test_node_limit_and_stop(engine: S.Engine) -> None:
 
 
 @pytest.mark.parametrize("transcript", [  # random games where depths 5 and 6 disagree
-    "e6f4d3c2e3f3f2d2g4g5g2d6c6g1b1c7f1b6f5e7h1g3",  # (with the shipped weights: new
-    "c4c5c6c3e3b5d6e2f2c7d2g1a5e1f5",  # weights may need new positions)
-    "c4e3f3c5e6g3b5f4d3d6h3e2c7b4",
+    "e6f4e3d2e2f2g3h4h2f6g6g7g8g5c4h6f5e7f7e8d8c5b5h8e1b4",
+    "c4c5c6c3e3b5d6e2f2c7d2g1a5e1f5",
+    "c4c5b6d3e2d2f5b4a4f1d1c2",
 ])
 def test_a_stopped_iteration_keeps_the_root_moves_it_finished(transcript: str) -> None:
     engine = S.Engine(level=20)
