@@ -22,24 +22,20 @@ from pathlib import Path
 import numpy as np
 
 from bitgames.core.match import GameRecord
-from bitgames.othello.board import Board
+from bitgames.othello.board import Board, positions_of
 from bitgames.othello.solver import Solver
 
 
 def values_along(game: GameRecord, points: list[int], solver: Solver) -> dict[int, int]:
     """The exact value for player A of the game's position at each number of empties in
-    ``points`` that the game reaches with the game not over."""
-    board = Board()
+    ``points`` where a move was played (after a pass, if one came first)."""
     found: dict[int, int] = {}
-    for move in game.moves:
+    for board in positions_of(str(m) for m in game.moves if str(m) != "pass"):
         empties = board.empties()
-        if empties in points and empties not in found and not board.is_game_over():
+        if empties in points and empties not in found:
             score = solver.solve(board).score  # for the side to move
             a_to_move = (board.turn == Board().turn) == game.a_first
             found[empties] = score if a_to_move else -score
-        if str(move) != "pass" and not board.is_legal(move) and board.is_legal("pass"):
-            board.push("pass")  # a pass the record leaves out
-        board.push(move)
     return found
 
 

@@ -49,7 +49,7 @@ from pathlib import Path
 
 import numpy as np
 from othello_zebra_ffo import children_cpu
-from othello_zebra_gtp import zebra_until_prompt
+from othello_zebra_gtp import zebra_args, zebra_until_prompt
 
 from bitgames.core.engine import Limit
 from bitgames.othello.board import Board
@@ -77,8 +77,10 @@ def sample(folder: Path, games: int, empties: int = 24, held_out: bool = False
     the file's theoretical depth and only a game's later value before it; ``None`` after
     it) and the moves that reach them (no passes); ``held_out``: only from every tenth
     game, from the first on."""
-    everything = [(g, base.depth) for path in sorted(folder.glob("WTH_*.wtb"))
-                  for base in [load_base(path)] for g in base.games]
+    everything: list[tuple[WthorGame, int]] = []
+    for path in sorted(folder.glob("WTH_*.wtb")):
+        base = load_base(path)
+        everything += [(game, base.depth) for game in base.games]
     pool = everything[::10] if held_out else everything
     step = max(1, len(pool) // games)
     out: list[tuple[Board, int | None, list[str]]] = []
@@ -110,11 +112,9 @@ def solve_missing(positions: list[tuple[Board, int | None, list[str]]]) -> np.nd
 def zebra_value(zebra: str, moves: list[str], black: bool, depth: int) -> tuple[float, int]:
     """Zebra's value (discs, side to move) of the position after ``moves`` at midgame
     ``depth``, no solving, and the nodes it searched: the last search line it prints."""
-    levels = [str(depth), "0", "0"]
-    skills = levels + ["0"] if black else ["0", *levels]
+    args = [*zebra_args([str(depth), "0", "0"], black), "-seq", "".join(moves)]
     with tempfile.TemporaryDirectory() as work:
-        out = zebra_until_prompt(zebra, ["-quiet", "-l", *skills, "-b", "0", "-r", "0", "-w", "0",
-                                "-seq", "".join(moves)], work)
+        out = zebra_until_prompt(zebra, args, work)
     lines = [x.split() for x in out.decode(errors="replace").splitlines()
              if x.startswith("-->")]
     if not lines:

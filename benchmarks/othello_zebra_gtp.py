@@ -32,6 +32,14 @@ import tempfile
 PROMPTS = (b"Black move:", b"White move:")
 
 
+def zebra_args(levels: list[str], black: bool) -> list[str]:
+    """Zebra's arguments to play the side to move (Black if ``black``) at ``levels``
+    (midgame, exact and win/loss/draw depths), the other side "human", with book,
+    randomness and waiting off and only its search lines printed."""
+    skills = [*levels, "0"] if black else ["0", *levels]
+    return ["-quiet", "-l", *skills, "-b", "0", "-r", "0", "-w", "0"]
+
+
 def zebra_until_prompt(zebra: str, args: list[str], work: str) -> bytes:
     """Run Zebra with ``args`` in the folder ``work`` (its weights linked there) until it
     asks the "human" for a move, then stop it; what it printed (``-quiet`` keeps that to
@@ -58,12 +66,9 @@ def zebra_move(zebra: str, levels: list[str], moves: list[str], color: str,
                clock: float | None = None) -> str:
     """Zebra's move for ``color`` (``b``/``w``) after ``moves`` (no passes), or ``pass``;
     ``clock``: the seconds left on its clock, if it plays on one."""
-    mine, human = [*levels], ["0"]
-    skills = mine + human if color == "b" else human + mine
     with tempfile.TemporaryDirectory() as work:
         log = os.path.join(work, "game.log")
-        args = ["-quiet", "-l", *skills, "-b", "0", "-r", "0", "-w", "0", "-e", "0",
-                "-log", log]
+        args = [*zebra_args(levels, color == "b"), "-e", "0", "-log", log]
         if clock is not None:
             seconds = str(max(1, int(clock)))
             args += ["-time", seconds, "0", seconds, "0"]
