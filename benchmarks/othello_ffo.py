@@ -4,7 +4,8 @@
 
 Prints one line per position (empties, score, best move, nodes, wall and CPU time) as
 soon as it is solved, then totals: nodes, time, nodes/s by wall clock and by process CPU
-time (the fair figure on a shared machine). Exits non-zero if any answer is wrong.
+time (the fair figure on a shared machine). Exits non-zero if any answer is wrong. On
+standard error, each selective pass of a solve as it ends (a long solve's progress).
 """
 
 from __future__ import annotations
@@ -15,7 +16,14 @@ import time
 from bitgames.core.jit import warmup
 from bitgames.othello.board import Board
 from bitgames.othello.obf import ffo_problems, parse_range
-from bitgames.othello.solver import Solver
+from bitgames.othello.solver import SelectivePass, Solver
+
+
+def show_pass(done: SelectivePass) -> None:
+    """A selective pass as it ends, on standard error."""
+    print(f"     {done.probability:4.0%}: score {done.score:+3d}  best "
+          f"{done.pv[0] if done.pv else 'none'}  {done.nodes:>13,} nodes  {done.time:9.3f} s",
+          file=sys.stderr, flush=True)
 
 
 def main() -> int:
@@ -31,7 +39,7 @@ def main() -> int:
     for pr in ffo_problems(lo, hi):
         board = Board(pr.board)
         c0 = time.process_time()
-        r = solver.solve(board)
+        r = solver.solve(board, on_pass=show_pass)
         c = time.process_time() - c0
         ok = pr.is_answer(r.score, r.best_move)
         wrong += not ok

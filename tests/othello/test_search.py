@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from bitgames.core import smp
-from bitgames.core.engine import End, Limit, Score, TimeManager, Unit
+from bitgames.core.engine import End, Info, Limit, Score, TimeManager, Unit
 from bitgames.core.errors import BitgamesError
 from bitgames.othello import search as S
 from bitgames.othello.board import Board
@@ -120,6 +120,21 @@ def test_wld_hand_over() -> None:
     # FFO #1 is a win for the side to move (+18): the WLD solve proves the win only
     assert r.score == Score.win(Unit.DISCS) and r.score.is_win
     assert S.depth_text(r) == "100%W"
+
+
+def test_a_root_solve_reports_its_selective_passes() -> None:
+    """A solve at the root tells the GUI its selective passes as they end, depth as Edax
+    writes it for NBoard (``22@73%``: the empties, then the probability), and ends with
+    the exact result (FFO #41, 22 empties: 0)."""
+    problem = next(iter(ffo_problems(41, 41)))
+    b = Board(problem.board)
+    e = S.Engine(level=1, table_bits=20, exact_empties=22, wld_empties=22)
+    infos: list[Info] = []
+    r = e.search(b, on_info=infos.append)
+    assert r.score == Score(float(problem.expected_score), Unit.DISCS, exact=True)
+    assert [S.depth_text(i) for i in infos] == ["22@73%", "22@87%", "22@95%", "100%"]
+    assert all(i.pv and i.pv[0] in b.legal_moves for i in infos)
+    assert not any(i.score is None or i.score.exact for i in infos[:3])
 
 
 def test_lost_wld_position_still_returns_a_move() -> None:

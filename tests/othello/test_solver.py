@@ -11,7 +11,7 @@ import pytest
 from bitgames.core import tt as table
 from bitgames.othello.board import BLACK, Board
 from bitgames.othello.obf import Problem, ffo_problems
-from bitgames.othello.solver import EXACT, SELECTIVE_MIN, Solver, solve, tt_depth
+from bitgames.othello.solver import EXACT, SELECTIVE_MIN, SelectivePass, Solver, solve, tt_depth
 from tests.othello import reference_rules as ref
 
 MOVE_SCORES = Path(__file__).with_name("ffo_move_scores.txt")
@@ -38,6 +38,7 @@ def _check_problem(solver: Solver, problem: Problem) -> None:
     assert result.score == problem.expected_score
     assert result.best_move in problem.expected_moves
     _check_pv(board, result.pv, result.score)
+    assert (len(result.passes) == EXACT) == (board.empties() >= SELECTIVE_MIN)
 
 
 @pytest.mark.parametrize("problem", ffo_problems(1, 19), ids=lambda p: p.name)
@@ -147,7 +148,28 @@ def test_wld_mode_with_selective_passes(solver: Solver, problem: Problem) -> Non
     """22-24 empties: the win/loss/draw solve runs its selective passes first."""
     assert Board(problem.board).empties() >= SELECTIVE_MIN
     want = problem.expected_score
-    assert solver.solve(Board(problem.board), mode="wld").score == (want > 0) - (want < 0)
+    result = solver.solve(Board(problem.board), mode="wld")
+    assert result.score == (want > 0) - (want < 0)
+    assert len(result.passes) == EXACT and all(p.score in (-1, 0, 1) for p in result.passes)
+
+
+def test_selective_passes_reported_as_they_end(solver: Solver) -> None:
+    """From SELECTIVE_MIN empties a solve reports its selective passes as they end, at the
+    probabilities Edax prints for the same cuts (73, 87 and 95 %), then the exact score
+    (FFO #41: 22 empties, 0). Each pass names a legal first move, and the node counts
+    grow from pass to pass to the solve's total."""
+    problem = next(iter(ffo_problems(41, 41)))
+    board = Board(problem.board)
+    heard: list[SelectivePass] = []
+    result = solver.solve(board, on_pass=heard.append)
+    assert result.score == problem.expected_score
+    assert heard == result.passes
+    assert [round(100 * p.probability) for p in heard] == [73, 87, 95]
+    legal = {str(m) for m in board.legal_moves}
+    assert all(p.pv and p.pv[0] in legal for p in heard)
+    nodes = [p.nodes for p in heard] + [result.nodes]
+    assert 0 < nodes[0] and nodes == sorted(nodes)
+    assert result.to_dict()["passes"][0]["probability"] == heard[0].probability
 
 
 def test_exact_pass_ignores_selective_bounds() -> None:

@@ -203,7 +203,12 @@ class End(enum.Enum):
 
 @dataclass
 class Info:
-    """What an engine reports while it searches (each finished iteration)."""
+    """What an engine reports while it searches (each finished iteration).
+
+    ``probability``: for a result a selective search finds right with that probability
+    and a later pass may still change (Othello's endgame passes before the exact solve),
+    else None.
+    """
 
     depth: int = 0
     seldepth: int | None = None
@@ -211,6 +216,7 @@ class Info:
     nodes: int = 0
     time: float = 0.0
     pv: list[Any] = field(default_factory=list)
+    probability: float | None = None
 
     @property
     def nps(self) -> float:

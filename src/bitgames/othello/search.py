@@ -788,8 +788,21 @@ class Engine(BaseEngine):
         self.solver.threads = self.threads
         if hard < math.inf:
             self._solve_alarm.arm(SOLVE_SHARE * hard - (time.perf_counter() - start))
+
+        def passed(sel: int, value: int, length: int) -> None:
+            """Report a selective pass, as Edax does: ``24@73%`` (:func:`depth_text`)."""
+            assert on_info is not None
+            if exact:
+                score = Score(float(value), Unit.DISCS)
+            else:
+                score = Score(math.copysign(math.inf, value) if value else 0.0, Unit.DISCS)
+            on_info(Info(empties, None, score, int(stats[solver_mod.NODES]),
+                         time.perf_counter() - start, [Move(int(s)) for s in pv[:length]],
+                         solver_mod.level_probability(sel)))
+
         try:
-            value, length = self.solver.run(p, o, alpha, beta, pv, stats)
+            value, length = self.solver.run(p, o, alpha, beta, pv, stats,
+                                            None if on_info is None else passed)
         finally:
             self._solve_alarm.disarm()
         if stats[solver_mod.STOP]:
@@ -942,15 +955,21 @@ class Engine(BaseEngine):
 
 
 def depth_text(info: Info | SearchResult) -> str:
-    """NBoard-style depth of a search result: ``12``, ``100%`` (proven exactly) or
-    ``100%W`` (a win/loss/draw solve).
+    """NBoard-style depth of a search result: ``12``, ``100%`` (proven exactly),
+    ``100%W`` (a win/loss/draw solve), or the empties and the probability of a selective
+    endgame pass (``W`` for win/loss/draw).
 
     >>> depth_text(Info(depth=20, score=Score(18, Unit.DISCS, exact=True)))
     '100%'
     >>> depth_text(Info(depth=9, score=Score(1.5, Unit.DISCS)))
     '9'
+    >>> depth_text(Info(depth=24, score=Score(4, Unit.DISCS), probability=0.729))
+    '24@73%'
     """
     score = info.score
+    if isinstance(info, Info) and info.probability is not None:
+        wld = score is not None and math.isinf(score.value)
+        return f"{info.depth}@{round(100 * info.probability)}%{'W' if wld else ''}"
     if score is not None and math.isinf(score.value):
         return "100%W"
     if score is not None and score.exact:
