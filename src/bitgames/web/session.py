@@ -375,7 +375,7 @@ class Game:
                 "thinking": self.thinking, "paused": self.paused, "error": self.error,
                 "live": None if live is None else {
                     "depth": live.depth, "score": _score(live), "nodes": live.nodes,
-                    "pv": [str(m) for m in live.pv]},
+                    "pv": [str(m) for m in live.pv], "probability": live.probability},
                 "hint": None if self.hint is None else {
                     "move": None if self.hint.move is None else str(self.hint.move),
                     "score": _score(self.hint), "pv": [str(m) for m in self.hint.pv]},

@@ -124,7 +124,9 @@ function showStatus(state) {
   if (state.paused && !state.over && state.to_move !== "human") text += " — paused";
   $("status").textContent = text;
   const live = state.live;
-  let info = live ? `depth ${live.depth}  score ${live.score}  pv ${live.pv.join(" ")}` : "";
+  // a selective result (Othello's endgame passes) shows its probability: depth 24@87%
+  const sure = live && live.probability != null ? `@${Math.round(100 * live.probability)}%` : "";
+  let info = live ? `depth ${live.depth}${sure}  score ${live.score}  pv ${live.pv.join(" ")}` : "";
   if (state.hint && state.hint.move) {
     info = `hint: ${state.hint.move} (${state.hint.score})  pv ${state.hint.pv.join(" ")}`;
   }
