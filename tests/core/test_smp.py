@@ -94,7 +94,9 @@ def test_a_new_game_makes_the_helpers_forget_too() -> None:
     history as well as the main thread's (a new game, or a benchmark's next position,
     must not start from another position's move ordering)."""
     for engine, board in _engines(2):
-        engine.search(board, Limit(depth=4))
+        # searched for a while, not to a depth: on a loaded machine a depth-4 search can end
+        # before the helper thread has run at all
+        engine.search(board, Limit(time=0.3))
         learnt = [table for tables in engine._helper_tables for table in tables[-2:]]
         assert learnt and any(table.any() for table in learnt), type(engine)
         engine.new_game()

@@ -371,9 +371,9 @@ def parse_info(line: str, board: Board) -> Info:
 
     >>> parse_info("info depth 2 score cp -35 nodes 900 time 12 pv h4g5 c5R", Board())
     Info(depth=2, seldepth=None, score=Score(-0.35, Unit.PAWNS), nodes=900, time=0.012, \
-pv=[Move.from_str('h4g5'), Move.from_str('c5R')])
+pv=[Move.from_str('h4g5'), Move.from_str('c5R')], probability=None)
     >>> parse_info("info depth 7 move_no 3 time (microsec) 2500 nodes 88 nps 35200", Board())
-    Info(depth=7, seldepth=None, score=None, nodes=88, time=0.0025, pv=[])
+    Info(depth=7, seldepth=None, score=None, nodes=88, time=0.0025, pv=[], probability=None)
     """
     from bitgames.leiserchess.search import to_score
 
@@ -412,7 +412,8 @@ def merge_infos(infos: list[Info]) -> Info:
     next).
 
     >>> merge_infos([Info(depth=5, nodes=900), Info(score=Score(0.2, Unit.PAWNS))])
-    Info(depth=5, seldepth=None, score=Score(0.2, Unit.PAWNS), nodes=900, time=0.0, pv=[])
+    Info(depth=5, seldepth=None, score=Score(0.2, Unit.PAWNS), nodes=900, time=0.0, pv=[], \
+probability=None)
     """
     merged = Info()
     for info in infos:
