@@ -21,9 +21,8 @@ from bitgames.othello.solver import SelectivePass, Solver
 
 def show_pass(done: SelectivePass) -> None:
     """A selective pass as it ends, on standard error."""
-    print(f"     {done.probability:4.0%}: score {done.score:+3d}  best "
-          f"{done.pv[0] if done.pv else 'none'}  {done.nodes:>13,} nodes  {done.time:9.3f} s",
-          file=sys.stderr, flush=True)
+    print(f"     {done.probability:4.0%}: score {done.score:+3d}  best {done.best_move}  "
+          f"{done.nodes:>13,} nodes  {done.time:9.3f} s", file=sys.stderr, flush=True)
 
 
 def main() -> int:

@@ -581,9 +581,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     interrupted = False
     solved = 0
     shown = bar(len(boards), "solve", "position")
+
     def show_pass(done: SelectivePass) -> None:
-        write(f"  {done.probability:.0%}: score {done.score:+d}, best "
-              f"{done.pv[0] if done.pv else 'none'}, {done.nodes:,} nodes, {done.time:.3f} s")
+        write(f"  {done.probability:.0%}: score {done.score:+d}, best {done.best_move}, "
+              f"{done.nodes:,} nodes, {done.time:.3f} s")
 
     on_pass = show_pass if args.passes and not args.json else None
     for pr, board in boards:
@@ -602,7 +603,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                  args.json,
                  f"{pr.name}: stopped after {result.nodes:,} nodes, {result.time:.3f} s"
                  + ("" if last is None else f"; at {last.probability:.0%}: score "
-                    f"{last.score:+d}, best {last.pv[0] if last.pv else 'none'}"))
+                    f"{last.score:+d}, best {last.best_move}"))
             break
         record = {"name": pr.name, **result.to_dict()}
         verdict = ""

@@ -875,6 +875,11 @@ class SelectivePass:
     nodes: int
     time: float
 
+    @property
+    def best_move(self) -> str:
+        """The line's first move (``none`` if it has none)."""
+        return self.pv[0] if self.pv else "none"
+
 
 @dataclass
 class SolveResult:
