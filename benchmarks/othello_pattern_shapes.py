@@ -20,7 +20,7 @@ The extra shapes (10 squares each, 3^10 weights): ``tri``, the corner triangle
 (Egaroucid); ``block``, the corner, a 4-square edge block, the far corner and the four
 squares inside the block (Edax's edge block); ``cross``, the main diagonal from a1 with
 its two neighbouring diagonals (Egaroucid); ``edge2``, the edge with both C-adjacent
-squares of the second row (a2, h2). Reading the files takes about 40 s, each fit 10-25 s.
+squares of the second row (a2, h2). Reading the files takes under a minute, each fit 7-25 s.
 """
 
 from __future__ import annotations
