@@ -98,7 +98,7 @@ ORDER_MARGIN = 800
 ORDER_INF = 1 << 20
 #: with more than one thread, nodes with this many empties or more are split between
 #: threads (:mod:`bitgames.core.ybwc`); smaller subtrees are solved on one thread
-SPLIT_MIN = 18
+SPLIT_MIN = 20
 #: children searched on one thread before a node is split: at most nodes, and at PV nodes
 SPLIT_WAIT = 2
 SPLIT_PV_WAIT = 2
