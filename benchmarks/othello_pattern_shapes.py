@@ -6,7 +6,7 @@ Issue 14 names richer features among what could bring the evaluation's error dow
 pattern shapes, as Edax and Egaroucid use. This script answers it on labels nobody here
 made: every WTHOR game's position with 24 empties, labelled by the game's theoretical
 score (exact: perfect play from there, computed by the federation). It fits one stage of
-weights by the training pipeline's regularised least squares (``fit_stage``'s method:
+weights by the training pipeline's regularised least squares (``bitgames.othello.train.ridge``:
 columns scaled to unit norm, ``lsqr``) on nine games in ten and prints the mean absolute
 error in discs on the tenth it held out (every tenth game in date order, as ``bitgames
 othello train --wthor`` holds them out) and on the fitted games: first with the shipped
@@ -31,12 +31,12 @@ from pathlib import Path
 
 import numpy as np
 from othello_wthor_error import position_at  # benchmarks/, the folder of this script
-from scipy.sparse import csr_matrix, diags, vstack
-from scipy.sparse.linalg import lsqr
+from scipy.sparse import csr_matrix
 
 from bitgames.othello import patterns as P
 from bitgames.othello.board import Board
 from bitgames.othello.eval import B3, GATHER, batch_features
+from bitgames.othello.train import ridge
 from bitgames.othello.wthor import load_base
 
 SHAPES = {
@@ -87,12 +87,7 @@ def fit_error(cols: np.ndarray, width: int, labels: np.ndarray, held: np.ndarray
     rows, k = cols[fit].shape
     a = csr_matrix((np.ones(rows * k), cols[fit].ravel(), np.arange(0, rows * k + 1, k)),
                    shape=(rows, width))
-    a.sum_duplicates()
-    scale = 1.0 / np.sqrt(np.asarray(a.multiply(a).sum(axis=0)).ravel() + damp * damp)
-    system = vstack([a @ diags(scale), damp * diags(scale)]).tocsr()
-    z = lsqr(system, np.concatenate([labels[fit], np.zeros(width)]), atol=1e-6, btol=1e-6,
-             iter_lim=2000)[0]
-    w = z * scale
+    w = ridge(a, labels[fit], damp)
     return (float(np.abs(w[cols[held]].sum(axis=1) - labels[held]).mean()),
             float(np.abs(w[cols[fit]].sum(axis=1) - labels[fit]).mean()))
 

@@ -341,8 +341,7 @@ def fit_stage(feats: np.ndarray, y: np.ndarray, damp: float,
     between positions and their successors in play (``sign`` from :func:`successors`),
     so that a position's value agrees with the value one move later.
     """
-    from scipy.sparse import csr_matrix, diags, vstack
-    from scipy.sparse.linalg import lsqr
+    from scipy.sparse import csr_matrix
 
     from bitgames.othello import patterns as P
 
@@ -365,15 +364,24 @@ def fit_stage(feats: np.ndarray, y: np.ndarray, damp: float,
     cols = np.flatnonzero(used)
     column = np.cumsum(used, dtype=np.int32) - 1  # a used configuration's column
     a = csr_matrix((values, column[index], indptr), shape=(len(indptr) - 1, len(cols)))
+    full = np.zeros(P.N_WEIGHTS)
+    full[cols] = ridge(a, y, damp)
+    return full[P.PACK]  # expand to every (tied) index
+
+
+def ridge(a: Any, y: np.ndarray, damp: float) -> np.ndarray:
+    """The ``x`` minimising ``|a x - y|^2 + damp^2 |x|^2`` for a sparse ``a``, by ``lsqr``
+    on columns scaled to unit norm (see :func:`fit_stage`)."""
+    from scipy.sparse import diags, vstack
+    from scipy.sparse.linalg import lsqr
+
     a.sum_duplicates()
     scale = 1.0 / np.sqrt(np.asarray(a.multiply(a).sum(axis=0)).ravel() + damp * damp)
     d = diags(scale)
     system = vstack([a @ d, damp * d]).tocsr()
-    z = lsqr(system, np.concatenate([y, np.zeros(len(cols))]), atol=1e-6, btol=1e-6,
+    z = lsqr(system, np.concatenate([y, np.zeros(a.shape[1])]), atol=1e-6, btol=1e-6,
              iter_lim=2000)[0]
-    full = np.zeros(P.N_WEIGHTS)
-    full[cols] = z * scale
-    return full[P.PACK]  # expand to every (tied) index
+    return np.asarray(z * scale)
 
 
 class Trainer:
