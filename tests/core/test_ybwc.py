@@ -57,11 +57,12 @@ class _Tree:
 
 @pytest.mark.parametrize("threads", [2, 3, 8])
 @pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize(("wait", "pv_wait"), [(1, 1), (2, 3)])
+@pytest.mark.parametrize(("wait", "pv_wait", "split", "idle_split"),
+                         [(1, 1, 2, 2), (2, 3, 2, 2), (2, 2, 4, 1)])
 def test_split_search_gives_the_negamax_value_and_a_line_that_reaches_it(
-        threads: int, seed: int, wait: int, pv_wait: int) -> None:
+        threads: int, seed: int, wait: int, pv_wait: int, split: int, idle_split: int) -> None:
     tree = _Tree(4, 6, seed)
-    value, line = ybwc.Search(tree, threads, 2, wait, pv_wait).run(
+    value, line = ybwc.Search(tree, threads, split, wait, pv_wait, idle_split).run(
         (), -1000, 1000, 6, np.zeros(4, dtype=np.int64))
     assert value == tree.negamax((), 6)
     assert len(line) == 6 and tree.leaf(tuple(line)) == value  # 6 plies: same side to move
@@ -74,6 +75,28 @@ def test_split_search_gives_the_negamax_value_and_a_line_that_reaches_it(
             assert true >= best
         else:
             assert true == best
+
+
+def test_nodes_below_the_split_depth_are_split_only_when_a_thread_is_idle() -> None:
+    class Recorded(_Tree):
+        expanded: list[int]
+
+        def expand(self, thread: int, path: tuple[int, ...], alpha: int, beta: int,
+                   depth: int, pv_node: bool) -> ybwc.Expansion[tuple[int, ...]]:
+            self.expanded.append(depth)
+            return super().expand(thread, path, alpha, beta, depth, pv_node)
+
+    def expanded(idle_split: int | None) -> list[int]:
+        tree = Recorded(4, 6, 3)
+        tree.expanded = []
+        value, _ = ybwc.Search(tree, 2, 5, 1, 1, idle_split).run(
+            (), -1000, 1000, 6, np.zeros(4, dtype=np.int64))
+        assert value == tree.negamax((), 6)
+        return tree.expanded
+
+    assert min(expanded(None)) == 5  # no idle splitting: the split depth is a floor
+    # the leftmost branch is entered while the other thread waits for work: split to 2
+    assert min(expanded(2)) == 2
 
 
 def test_split_search_in_a_window_fails_soft() -> None:
@@ -124,6 +147,7 @@ def test_split_solver_is_exact_on_ffo(threads: int, monkeypatch: pytest.MonkeyPa
     from tests.othello.test_solver import _check_pv
 
     monkeypatch.setattr(solver_mod, "SPLIT_MIN", 12)  # split often, even on small solves
+    monkeypatch.setattr(solver_mod, "SPLIT_IDLE", 9)
     solver = solver_mod.Solver(table_bits=16, threads=threads)
     for problem in ffo_problems(1, 10):
         board = Board(problem.board)

@@ -32,8 +32,12 @@ Feldmann 1993):
 Only nodes with at least ``split_depth`` plies (empties) left are split; below that a
 game's serial kernel searches the whole subtree on the calling thread, so the Python
 code here runs on a few thousand nodes at most while the kernels (compiled with
-``nogil=True``) do the work in parallel. Every thread shares the game's transposition
-table, whose entries check themselves (:mod:`bitgames.core.tt`).
+``nogil=True``) do the work in parallel. A node with fewer plies left, down to
+``idle_split_depth``, is split too when a thread is idle at the moment it is entered
+(as Edax splits only when a thread is free): along the leftmost branch, where every
+node waits for its eldest children, the other threads would otherwise idle while one
+solves a whole subtree of ``split_depth - 1`` plies. Every thread shares the game's
+transposition table, whose entries check themselves (:mod:`bitgames.core.tt`).
 
 A game plugs in through :class:`Game`: its serial search, how a node expands into
 ordered children (or a cut-off), and how a result is stored.
@@ -139,11 +143,13 @@ class Search(Generic[P]):
     """
 
     def __init__(self, game: Game[P], threads: int, split_depth: int, wait: int = 1,
-                 pv_wait: int = 1) -> None:
+                 pv_wait: int = 1, idle_split_depth: int | None = None) -> None:
         if threads < 2:
             raise BitgamesError(f"a split search needs at least 2 threads, got {threads}")
         self.game = game
         self.split_depth = split_depth
+        self.idle_split_depth = split_depth if idle_split_depth is None else idle_split_depth
+        self.idle = 0  # threads waiting for work now
         #: children searched on the owner's thread before a node is split: ``wait`` at
         #: other nodes, ``pv_wait`` at PV nodes (whose young brothers there get a null
         #: window, then a full one if they beat alpha, as in a serial PVS)
@@ -163,7 +169,7 @@ class Search(Generic[P]):
              pv_node: bool) -> tuple[int, list[int]]:
         """Search ``position`` in (alpha, beta) on thread ``t``, splitting where allowed.
         When ``t.stats[STOP]`` is set on return, the result means nothing."""
-        if depth < self.split_depth:
+        if depth < self.split_depth and (depth < self.idle_split_depth or not self.idle):
             return self.game.serial(t.index, position, alpha, beta, depth, pv_node, t.stats)
         t.stats[NODES] += 1
         e = self.game.expand(t.index, position, alpha, beta, depth, pv_node)
@@ -239,13 +245,19 @@ class Search(Generic[P]):
         while sp.resolving and not t.stats[STOP]:
             job = self._take(t, sp)
             if job is None:
-                self.lock.wait(0.005)
+                self._wait()
                 continue
             self.lock.release()
             try:
                 self._work(t, job[0], job[1], sp)
             finally:
                 self.lock.acquire()
+
+    def _wait(self) -> None:
+        """Wait (lock held) until another thread signals, or 5 ms, counted as idle."""
+        self.idle += 1
+        self.lock.wait(0.005)
+        self.idle -= 1
 
     def _cut(self, sp: _SplitPoint[P]) -> None:
         """Stop every thread working under ``sp`` (the lock is held)."""
@@ -306,7 +318,7 @@ class Search(Generic[P]):
                         return
                     job = None if t.stats[STOP] else self._take(t, sp)
                     if job is None:
-                        self.lock.wait(0.005)
+                        self._wait()
                         continue
                 self._work(t, job[0], job[1], home)
         finally:
@@ -336,7 +348,7 @@ class Search(Generic[P]):
                     job = self._take(t, None)
                     if job is not None:
                         break
-                    self.lock.wait(0.005)
+                    self._wait()
                 if job is None:
                     return
             self._work(t, job[0], job[1], None)

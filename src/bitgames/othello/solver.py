@@ -102,6 +102,9 @@ SPLIT_MIN = 20
 #: children searched on one thread before a node is split: at most nodes, and at PV nodes
 SPLIT_WAIT = 2
 SPLIT_PV_WAIT = 2
+#: nodes with fewer empties than :data:`SPLIT_MIN`, down to this many, are split too when a
+#: thread is idle as they are entered (the leftmost branch of a pass)
+SPLIT_IDLE = 16
 
 #: Iterative selectivity (endgame Multi-ProbCut): a solve of at least SELECTIVE_MIN empties
 #: first runs selective passes, each cutting a null-window node of at least PC_MIN empties
@@ -990,7 +993,8 @@ class Solver:
         """One pass of :meth:`run` at selectivity level ``sel``."""
         if self.threads > 1 and empties >= SPLIT_MIN:
             game = _SplitSolve(self.table, self.generation, self.threads, self.evaluation, sel)
-            search = ybwc.Search(game, self.threads, SPLIT_MIN, SPLIT_WAIT, SPLIT_PV_WAIT)
+            search = ybwc.Search(game, self.threads, SPLIT_MIN, SPLIT_WAIT, SPLIT_PV_WAIT,
+                                 SPLIT_IDLE)
             value, line = search.run((p, o), alpha, beta, empties, stats)
             stats[NODES] += search.nodes + int(game.expand_stats[:, NODES].sum())
             pv[:len(line)] = line
