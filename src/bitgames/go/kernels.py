@@ -254,44 +254,55 @@ def libcount(libs: np.ndarray, r: int) -> int:
     return n
 
 
-@jit.njit(nogil=True)
+# The helpers below are shared by :func:`play` and the playout loop of :func:`playout`,
+# which keeps the empty count and the hash in local variables: so they take and return
+# those values instead of reading ``meta`` and ``hsh``. numba inlines them (a real call
+# costs the playout its speed, see :func:`_stone`), and none returns from inside a loop.
+
+
+@jit.njit(nogil=True, inline="always")
 def _no_libs(libs: np.ndarray, r: int) -> bool:
+    """Whether the block rooted at ``r`` has no liberty."""
+    any_lib = U(0)
     for k in range(libs.shape[1]):
-        if libs[r, k] != U(0):
-            return False
-    return True
+        any_lib |= libs[r, k]
+    return any_lib == U(0)
 
 
-@jit.njit(nogil=True)
-def _remove_empty(empties: np.ndarray, epos: np.ndarray, meta: np.ndarray, p: int) -> None:
-    n = meta[M_NEMPTY] - 1
+@jit.njit(nogil=True, inline="always")
+def _leave_empties(empties: np.ndarray, epos: np.ndarray, nempty: int, p: int) -> int:
+    """Take ``p`` out of the first ``nempty`` entries of the empty list; the new count."""
+    n = nempty - 1
     i = epos[p]
     q = empties[n]
     empties[i] = q
     epos[q] = i
     empties[n] = p
     epos[p] = n
-    meta[M_NEMPTY] = n
+    return n
 
 
-@jit.njit(nogil=True)
-def _add_empty(empties: np.ndarray, epos: np.ndarray, meta: np.ndarray, p: int) -> None:
-    n = meta[M_NEMPTY]
+@jit.njit(nogil=True, inline="always")
+def _join_empties(empties: np.ndarray, epos: np.ndarray, nempty: int, p: int) -> int:
+    """Put ``p`` back after the first ``nempty`` entries of the empty list; the new count."""
     i = epos[p]
-    q = empties[n]
+    q = empties[nempty]
     empties[i] = q
     epos[q] = i
-    empties[n] = p
-    epos[p] = n
-    meta[M_NEMPTY] = n + 1
+    empties[nempty] = p
+    epos[p] = nempty
+    return nempty + 1
 
 
-@jit.njit(nogil=True, _nrt=False)
-def _remove_block(g: Any, s: Any, r: int, col: int) -> None:
+@jit.njit(nogil=True, inline="always")
+def _take_block(g: Any, s: Any, r: int, col: int, nempty: int,
+                h: np.uint64) -> tuple[int, np.uint64]:
+    """Remove the block of colour ``col`` rooted at ``r`` from the board: its points
+    empty again and liberties of the blocks around them. Takes and returns the empty
+    count and the hash."""
     nbr, nnbr, diag, ndiag, nbrmask, zob = g
     color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
     other = 3 - col
-    h = hsh[0]
     for k in range(stones.shape[1]):
         word = stones[r, k]
         while word != U(0):
@@ -303,27 +314,70 @@ def _remove_block(g: Any, s: Any, r: int, col: int) -> None:
             bits[col, k] &= ~m
             bits[0, k] |= m
             h ^= zob[pt, col]
-            _add_empty(empties, epos, meta, pt)
+            nempty = _join_empties(empties, epos, nempty, pt)
             for i in range(nnbr[pt]):
                 t = nbr[pt, i]
                 if color[t] == other:
                     libs[root[t], k] |= m
-    hsh[0] = h
+    return nempty, h
 
 
-@jit.njit(nogil=True, _nrt=False)
+@jit.njit(nogil=True, inline="always")
 def _merge(
     root: np.ndarray, nst: np.ndarray, stones: np.ndarray, libs: np.ndarray, r: int, rq: int
-) -> None:
+) -> int:
+    """Join the blocks rooted at ``r`` and ``rq``, the smaller into the larger; the root
+    of the joined block."""
+    big = r
+    small = rq
+    if nst[rq] > nst[r]:
+        big = rq
+        small = r
     for k in range(stones.shape[1]):
-        word = stones[rq, k]
-        stones[r, k] |= word
-        libs[r, k] |= libs[rq, k]
+        word = stones[small, k]
+        stones[big, k] |= word
+        libs[big, k] |= libs[small, k]
         while word != U(0):
             b = ctz(word)
             word &= word - U(1)
-            root[k * 64 + b] = r
-    nst[r] += nst[rq]
+            root[k * 64 + b] = big
+    nst[big] += nst[small]
+    return big
+
+
+@jit.njit(nogil=True, inline="always")
+def _place(g: Any, s: Any, p: int, c: int, nempty: int,
+           h: np.uint64) -> tuple[int, int, int, int, np.uint64]:
+    """Play colour ``c`` on the empty point ``p``: the stone, merges with its own blocks,
+    captures of the opponent's blocks left without liberties. Takes the empty count and
+    the hash; returns the root of the stone's block, the stones captured, the point of
+    the last capture (-1 if none), the new empty count and the new hash. The caller
+    handles suicide and ko."""
+    nbr, nnbr, diag, ndiag, nbrmask, zob = g
+    color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
+    opp = 3 - c
+    nempty = _leave_empties(empties, epos, nempty, p)
+    h ^= zob[p, c]
+    _stone(nbr, nnbr, nbrmask, color, root, nst, stones, libs, bits, p, c)
+    nn = nnbr[p]
+    r = p
+    for i in range(nn):
+        q = nbr[p, i]
+        if color[q] == c:
+            rq = np.int64(root[q])
+            if rq != r:
+                r = _merge(root, nst, stones, libs, r, rq)
+    captured = 0
+    last_cap = -1
+    for i in range(nn):
+        q = nbr[p, i]
+        if color[q] == opp:
+            rq = np.int64(root[q])
+            if _no_libs(libs, rq):
+                captured += nst[rq]
+                last_cap = q
+                nempty, h = _take_block(g, s, rq, opp, nempty, h)
+    return r, captured, last_cap, nempty, h
 
 
 @jit.njit(nogil=True, inline="always")
@@ -665,38 +719,16 @@ def play(g: Any, s: Any, p: int, c: int) -> int:
         return 0
     meta[M_PASSES] = 0
     meta[M_LAST] = p
-    _remove_empty(empties, epos, meta, p)
-    hsh[0] ^= zob[p, c]
-    _stone(nbr, nnbr, nbrmask, color, root, nst, stones, libs, bits, p, c)
-    nn = nnbr[p]
-    r = p
-    for i in range(nn):
-        q = nbr[p, i]
-        if color[q] == c:
-            rq = np.int64(root[q])
-            if rq != r:
-                if nst[rq] > nst[r]:
-                    _merge(root, nst, stones, libs, rq, r)
-                    r = rq
-                else:
-                    _merge(root, nst, stones, libs, r, rq)
-    captured = 0
-    last_cap = -1
-    for i in range(nn):
-        q = nbr[p, i]
-        if color[q] == opp:
-            rq = np.int64(root[q])
-            if _no_libs(libs, rq):
-                captured += nst[rq]
-                last_cap = q
-                _remove_block(g, s, rq, opp)
+    r, captured, last_cap, nempty, h = _place(g, s, p, c, meta[M_NEMPTY], hsh[0])
     if captured > 0:
         meta[M_CAPS + c - 1] += captured
         if captured == 1 and nst[r] == 1 and libcount(libs, r) == 1:
             meta[M_KO] = last_cap
     elif _no_libs(libs, r):
         meta[M_CAPS + opp - 1] += nst[r]
-        _remove_block(g, s, r, c)
+        nempty, h = _take_block(g, s, r, c, nempty, h)
+    meta[M_NEMPTY] = nempty
+    hsh[0] = h
     return captured
 
 
@@ -1051,15 +1083,15 @@ def _playout_moves(
     """The moves of :func:`playout`; ``tmp`` (one bitmap) and ``shape`` (8 points, then
     their weights) are scratch space.
 
-    Compiled without numba's reference counting (it allocates nothing): the move choice,
-    merges and captures are written out in the loop or in helpers that numba inlines, and
-    with reference counting every array handed to such a helper cost atomic increments on
-    every move (measured two to four times slower). The tests replay recorded playouts
-    through :func:`play` to check that both agree.
+    Compiled without numba's reference counting (it allocates nothing): the move choice
+    is written out in the loop and the move played by :func:`_place`, as :func:`play`
+    does, both in helpers that numba inlines; with reference counting every array handed
+    to such a helper cost atomic increments on every move (measured two to four times
+    slower). The tests replay recorded playouts through :func:`play` to check that both
+    agree.
     """
     nbr, nnbr, diag, ndiag, nbrmask, zob = g
     color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
-    nw = stones.shape[1]
     start = meta[M_MOVES]
     moves = start
     passes = meta[M_PASSES]
@@ -1161,87 +1193,15 @@ def _playout_moves(
         ko = -1
         if amaf[p] == 0:
             amaf[p] = c
-        # ---- play p: leave the empty list
-        nempty -= 1
-        i = epos[p]
-        q2 = empties[nempty]
-        empties[i] = q2
-        epos[q2] = i
-        empties[nempty] = p
-        epos[p] = nempty
-        h ^= zob[p, c]
-        _stone(nbr, nnbr, nbrmask, color, root, nst, stones, libs, bits, p, c)
-        nn = nnbr[p]
-        # ---- merge with own neighbouring blocks (smaller into larger)
-        r = p
-        for j in range(nn):
-            q = nbr[p, j]
-            if color[q] == c:
-                rq = np.int64(root[q])
-                if rq != r:
-                    big = r
-                    small = rq
-                    if nst[rq] > nst[r]:
-                        big = rq
-                        small = r
-                    for w in range(nw):
-                        word = stones[small, w]
-                        stones[big, w] |= word
-                        libs[big, w] |= libs[small, w]
-                        while word != U(0):
-                            b = ctz(word)
-                            word &= word - U(1)
-                            root[w * 64 + b] = big
-                    nst[big] += nst[small]
-                    r = big
-        # ---- capture opponent blocks without liberties
-        captured = 0
-        last_cap = -1
-        for j in range(nn):
-            q = nbr[p, j]
-            if color[q] == opp:
-                rq = root[q]
-                dead = True
-                for w in range(nw):
-                    if libs[rq, w] != U(0):
-                        dead = False
-                        break
-                if dead:
-                    captured += nst[rq]
-                    last_cap = q
-                    for w in range(nw):
-                        word = stones[rq, w]
-                        while word != U(0):
-                            b = ctz(word)
-                            word &= word - U(1)
-                            m = U(1) << U(b)
-                            pt = w * 64 + b
-                            color[pt] = 0
-                            bits[opp, w] &= ~m
-                            bits[0, w] |= m
-                            h ^= zob[pt, opp]
-                            e = epos[pt]
-                            q3 = empties[nempty]
-                            empties[e] = q3
-                            epos[q3] = e
-                            empties[nempty] = pt
-                            epos[pt] = nempty
-                            nempty += 1
-                            for t in range(nnbr[pt]):
-                                u = nbr[pt, t]
-                                if color[u] == c:
-                                    libs[root[u], w] |= m
+        # ---- play p (the policy plays no suicide)
+        r, captured, last_cap, nempty, h = _place(g, s, p, c, nempty, h)
         if captured > 0:
             if c == 1:
                 cap_b += captured
             else:
                 cap_w += captured
-            if captured == 1 and nst[r] == 1:
-                n = 0
-                for w in range(nw):
-                    n += popcount(libs[r, w])
-                if n == 1:
-                    ko = last_cap
+            if captured == 1 and nst[r] == 1 and libcount(libs, r) == 1:
+                ko = last_cap
         c = opp
     meta[M_NEMPTY] = nempty
     meta[M_KO] = ko
