@@ -77,7 +77,7 @@ def test_split_search_gives_the_negamax_value_and_a_line_that_reaches_it(
             assert true == best
 
 
-def test_nodes_below_the_split_depth_are_split_only_when_a_thread_is_idle() -> None:
+def test_nodes_below_the_split_depth_are_split_only_when_a_thread_is_idle_or_the_root() -> None:
     class Recorded(_Tree):
         expanded: list[int]
 
@@ -86,15 +86,16 @@ def test_nodes_below_the_split_depth_are_split_only_when_a_thread_is_idle() -> N
             self.expanded.append(depth)
             return super().expand(thread, path, alpha, beta, depth, pv_node)
 
-    def expanded(idle_split: int | None) -> list[int]:
+    def expanded(idle_split: int | None, split: int = 5) -> list[int]:
         tree = Recorded(4, 6, 3)
         tree.expanded = []
-        value, _ = ybwc.Search(tree, 2, 5, 1, 1, idle_split).run(
+        value, _ = ybwc.Search(tree, 2, split, 1, 1, idle_split).run(
             (), -1000, 1000, 6, np.zeros(4, dtype=np.int64))
         assert value == tree.negamax((), 6)
         return tree.expanded
 
     assert min(expanded(None)) == 5  # no idle splitting: the split depth is a floor
+    assert expanded(None, split=8) == [6]  # but the root is split whatever its depth
     # the leftmost branch is entered while the other thread waits for work: split to 2
     assert min(expanded(2)) == 2
 
@@ -167,6 +168,7 @@ def test_split_solver_on_a_tiny_table_with_many_threads(monkeypatch: pytest.Monk
     from tests.core.test_smp import _othello_endgames
 
     monkeypatch.setattr(solver_mod, "SPLIT_MIN", 8)
+    monkeypatch.setattr(solver_mod, "SPLIT_IDLE", 8)
     tiny = solver_mod.Solver(table_bits=4, threads=6)
     one = solver_mod.Solver(table_bits=16)
     for board in _othello_endgames(12, 13, seed=5):

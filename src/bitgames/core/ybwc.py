@@ -26,8 +26,10 @@ Feldmann 1993):
   with it, about as many;
 - a PV node may search more than its eldest child on its own thread first
   (``pv_wait``): where the best move is not the first tried, its alpha is then right
-  before the others are shared. The Othello solver waits for 2, which took FFO #49 from
-  30 % more nodes on 2 threads than on one to 2 % more.
+  before the others are shared. Waiting for 2 took the Othello solver's FFO #49 from
+  30 % more nodes on 2 threads than on one to 2 % more; since the solver also splits
+  below its split depth when a thread is idle, waiting for 1 is faster again (and as
+  thrifty: 0.3 % more nodes than one thread on FFO #40-#49).
 
 Only nodes with at least ``split_depth`` plies (empties) left are split; below that a
 game's serial kernel searches the whole subtree on the calling thread, so the Python
@@ -171,6 +173,11 @@ class Search(Generic[P]):
         When ``t.stats[STOP]`` is set on return, the result means nothing."""
         if depth < self.split_depth and (depth < self.idle_split_depth or not self.idle):
             return self.game.serial(t.index, position, alpha, beta, depth, pv_node, t.stats)
+        return self._split_node(t, position, alpha, beta, depth, pv_node)
+
+    def _split_node(self, t: _Thread[P], position: P, alpha: int, beta: int, depth: int,
+                    pv_node: bool) -> tuple[int, list[int]]:
+        """:meth:`node` at a node that may be split."""
         t.stats[NODES] += 1
         e = self.game.expand(t.index, position, alpha, beta, depth, pv_node)
         if e.value is not None:
@@ -374,7 +381,8 @@ class Search(Generic[P]):
         for w in [*workers, watcher]:
             w.start()
         try:
-            result = self.node(main, position, alpha, beta, depth, True)
+            # the root may be split whatever its depth: the helpers may not be waiting yet
+            result = self._split_node(main, position, alpha, beta, depth, True)
         finally:
             self._stop_all()  # an exception (Ctrl-C) may leave helpers in their kernels
             with self.lock:

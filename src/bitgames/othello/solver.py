@@ -97,13 +97,15 @@ ORDER_SORT_DEPTH = 2
 ORDER_MARGIN = 800
 ORDER_INF = 1 << 20
 #: with more than one thread, nodes with this many empties or more are split between
-#: threads (:mod:`bitgames.core.ybwc`); smaller subtrees are solved on one thread
+#: threads (:mod:`bitgames.core.ybwc`); smaller subtrees are solved on one thread, unless
+#: another thread is idle (:data:`SPLIT_IDLE`)
 SPLIT_MIN = 20
 #: children searched on one thread before a node is split: at most nodes, and at PV nodes
 SPLIT_WAIT = 2
-SPLIT_PV_WAIT = 2
+SPLIT_PV_WAIT = 1
 #: nodes with fewer empties than :data:`SPLIT_MIN`, down to this many, are split too when a
-#: thread is idle as they are entered (the leftmost branch of a pass)
+#: thread is idle as they are entered (the leftmost branch of a pass); a solve of this many
+#: empties or more is split from its root
 SPLIT_IDLE = 16
 
 #: Iterative selectivity (endgame Multi-ProbCut): a solve of at least SELECTIVE_MIN empties
@@ -943,7 +945,7 @@ class Solver:
         #: the pattern evaluation that orders moves far from the end: ``evaluation``,
         #: else the shipped weights (else none: the ordering then rests on mobility alone)
         self.evaluation = evaluation if evaluation is not None else _shipped_evaluation()
-        #: threads of a solve: above 1, positions of at least :data:`SPLIT_MIN` empties
+        #: threads of a solve: above 1, positions of at least :data:`SPLIT_IDLE` empties
         #: are solved by the split search of :mod:`bitgames.core.ybwc`
         self.threads = threads
         #: run the selective passes before the exact one (the answer is exact either way)
@@ -991,7 +993,7 @@ class Solver:
     def _pass(self, p: np.uint64, o: np.uint64, alpha: int, beta: int, empties: int, sel: int,
               pv: np.ndarray, stats: np.ndarray) -> tuple[int, int]:
         """One pass of :meth:`run` at selectivity level ``sel``."""
-        if self.threads > 1 and empties >= SPLIT_MIN:
+        if self.threads > 1 and empties >= SPLIT_IDLE:
             game = _SplitSolve(self.table, self.generation, self.threads, self.evaluation, sel)
             search = ybwc.Search(game, self.threads, SPLIT_MIN, SPLIT_WAIT, SPLIT_PV_WAIT,
                                  SPLIT_IDLE)
