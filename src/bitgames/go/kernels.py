@@ -350,9 +350,9 @@ def _place(g: Any, s: Any, p: int, c: int, nempty: int,
            h: np.uint64) -> tuple[int, int, int, int, np.uint64]:
     """Play colour ``c`` on the empty point ``p``: the stone, merges with its own blocks,
     captures of the opponent's blocks left without liberties. Takes the empty count and
-    the hash; returns the root of the stone's block, the stones captured, the point of
-    the last capture (-1 if none), the new empty count and the new hash. The caller
-    handles suicide and ko."""
+    the hash; returns the root of the stone's block, the stones captured, the simple-ko
+    point (-1 if none), the new empty count and the new hash. The caller handles
+    suicide."""
     nbr, nnbr, diag, ndiag, nbrmask, zob = g
     color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
     opp = 3 - c
@@ -377,7 +377,10 @@ def _place(g: Any, s: Any, p: int, c: int, nempty: int,
                 captured += nst[rq]
                 last_cap = q
                 nempty, h = _take_block(g, s, rq, opp, nempty, h)
-    return r, captured, last_cap, nempty, h
+    ko = -1
+    if captured == 1 and nst[r] == 1 and libcount(libs, r) == 1:
+        ko = last_cap
+    return r, captured, ko, nempty, h
 
 
 @jit.njit(nogil=True, inline="always")
@@ -706,7 +709,6 @@ def play(g: Any, s: Any, p: int, c: int) -> int:
     it has none (multi-stone suicide, legal only in Tromp-Taylor rules), sets the simple-ko
     point and the colour to move. Returns the number of opponent stones captured.
     """
-    nbr, nnbr, diag, ndiag, nbrmask, zob = g
     color, root, nst, stones, libs, bits, empties, epos, meta, hsh = s
     opp = 3 - c
     meta[M_MOVES] += 1
@@ -719,11 +721,10 @@ def play(g: Any, s: Any, p: int, c: int) -> int:
         return 0
     meta[M_PASSES] = 0
     meta[M_LAST] = p
-    r, captured, last_cap, nempty, h = _place(g, s, p, c, meta[M_NEMPTY], hsh[0])
+    r, captured, ko, nempty, h = _place(g, s, p, c, meta[M_NEMPTY], hsh[0])
     if captured > 0:
         meta[M_CAPS + c - 1] += captured
-        if captured == 1 and nst[r] == 1 and libcount(libs, r) == 1:
-            meta[M_KO] = last_cap
+        meta[M_KO] = ko
     elif _no_libs(libs, r):
         meta[M_CAPS + opp - 1] += nst[r]
         nempty, h = _take_block(g, s, r, c, nempty, h)
@@ -1190,18 +1191,14 @@ def _playout_moves(
             continue
         passes = 0
         last = p
-        ko = -1
         if amaf[p] == 0:
             amaf[p] = c
         # ---- play p (the policy plays no suicide)
-        r, captured, last_cap, nempty, h = _place(g, s, p, c, nempty, h)
-        if captured > 0:
-            if c == 1:
-                cap_b += captured
-            else:
-                cap_w += captured
-            if captured == 1 and nst[r] == 1 and libcount(libs, r) == 1:
-                ko = last_cap
+        _, captured, ko, nempty, h = _place(g, s, p, c, nempty, h)
+        if c == 1:
+            cap_b += captured
+        else:
+            cap_w += captured
         c = opp
     meta[M_NEMPTY] = nempty
     meta[M_KO] = ko
