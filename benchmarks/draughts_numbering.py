@@ -102,7 +102,7 @@ R_DR_ODD = row_mask(lambda f, r: r % 2 == 1 and f < 7)
 
 def _counter(ul, ur, dl, dr):  # type: ignore[no-untyped-def]
     """The benchmark's kernel for one numbering, given its four step functions (numba
-    compiles each returned kernel with its own steps inlined as constants)."""
+    compiles each returned kernel with its own steps as constants)."""
 
     @njit
     def count(pos: np.ndarray, reps: int) -> int:

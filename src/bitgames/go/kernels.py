@@ -722,9 +722,9 @@ def play(g: Any, s: Any, p: int, c: int) -> int:
     meta[M_PASSES] = 0
     meta[M_LAST] = p
     r, captured, ko, nempty, h = _place(g, s, p, c, meta[M_NEMPTY], hsh[0])
+    meta[M_KO] = ko
     if captured > 0:
         meta[M_CAPS + c - 1] += captured
-        meta[M_KO] = ko
     elif _no_libs(libs, r):
         meta[M_CAPS + opp - 1] += nst[r]
         nempty, h = _take_block(g, s, r, c, nempty, h)
