@@ -14,6 +14,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from bitgames.core import smp
 from bitgames.core.engine import End, Info, Limit, Score, Unit
 from bitgames.leiserchess import kernels as K
 from bitgames.leiserchess import search as S
@@ -276,7 +277,7 @@ def _kernel_state(engine: S.Engine, board: Board, ply: int
     empty = np.zeros(0, dtype=np.uint8)
     return bb, S.SearchState(boards, hashes, moves, scores, engine.killers, engine.history,
                              engine.table, engine.params, stats, engine.stop_signal.flag,
-                             empty, empty)
+                             empty, empty, smp.busy_table(1))
 
 
 def test_recursive_search_kernels_have_one_signature() -> None:
@@ -491,6 +492,51 @@ def test_win_distances_stay_right_through_the_table(fen: str) -> None:
         board.pop()
     res = engine.search(board, Limit(depth=6))
     assert res.score == Score.win_in(3, Unit.PAWNS)
+
+
+def test_a_lone_thread_marking_the_moves_it_searches_searches_as_before(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # one thread given the shared table of positions being searched (bitgames.core.smp)
+    # marks each move while it searches it and unmarks it after: with nobody else
+    # searching, a mark left behind would put off a later move and change the tree, so
+    # the node count must be exactly the one without the table
+    board = Board()  # the opening: no first move zaps, so no root move is extended
+    before = S.Engine(table_bits=16).search(board, Limit(depth=6))
+    full = smp.busy_table(2)
+    monkeypatch.setattr(S.smp, "busy_table", lambda threads: full)
+    marked = S.Engine(table_bits=16).search(board, Limit(depth=6))
+    assert (marked.move, marked.score, marked.nodes) == (before.move, before.score,
+                                                          before.nodes)
+    assert not full.any()  # every mark was taken back
+    # marks of another thread: a marked move (not a node's first) waits for a second
+    # pass over the list. To depth SPREAD_DEPTH only the root puts moves off (its children
+    # have fewer plies left and none is extended here), so no mark of the search's own
+    # can overwrite the marks set here. Marked alone, a move goes last and the tree
+    # changes; with every root move marked, the second pass searches them in the first
+    # pass's order (no pruning at the root, so none is skipped): the same tree
+    depth = S.SPREAD_DEPTH
+    before = S.Engine(table_bits=16).search(board, Limit(depth=depth))
+    keys = [tuple(np.uint64(x) for x in words) for words in (S._KEYS_A, S._KEYS_B)]
+    tags = []
+    for m in board.legal_moves:
+        child = board.copy()
+        child.push(m)
+        bb = [np.uint64(x) for x in child.bitboards()]
+        tags.append(np.uint64(smp.busy_tag(*(np.uint64(S._hash(*bb, child.side, k))
+                                             for k in keys))))
+    counts = set()
+    for tag in tags[:12]:
+        smp.mark_busy(full, tag)
+        res = S.Engine(table_bits=16).search(board, Limit(depth=depth))
+        counts.add(res.nodes)
+        assert res.move in list(board.legal_moves)
+        smp.clear_busy(full, tag)
+    assert len(counts) > 1
+    for tag in tags:
+        smp.mark_busy(full, tag)
+    again = S.Engine(table_bits=16).search(board, Limit(depth=depth))
+    assert (again.move, again.score, again.nodes) == (before.move, before.score,
+                                                      before.nodes)
 
 
 @pytest.mark.parametrize("fen", WIN_IN_3)

@@ -31,13 +31,14 @@ fastest thread. The odd helpers then either search the main thread's new iterati
 uses the one that measured faster.
 
 Threads that search the same tree also tend to search the same subtree at the same
-time. So that they spread out, the kernels keep a small shared table of the positions
-being searched (:func:`busy_table`, in the manner of Kerrigan's "simplified ABDADA"):
-before searching a move at a deep enough node a thread marks the position it leads to
-(:func:`mark_busy`), and a thread that meets a move (other than a node's first) whose
-position is marked puts it off until it has searched the node's other moves
-(:func:`is_busy`), by when the other thread's result is usually in the table. With one
-thread the table has one slot and the kernels never look at it.
+time. So that they spread out, the kernels (draughts, the Othello midgame, Leiserchess)
+keep a small shared table of the positions being searched (:func:`busy_table`, in the
+manner of Kerrigan's "simplified ABDADA"): before searching a move at a deep enough node
+a thread marks the position it leads to (:func:`mark_busy`), and a thread that meets a
+move (other than a node's first) whose position is marked puts it off until it has
+searched the node's other moves (:func:`is_busy`), by when the other thread's result is
+usually in the table. With one thread the table has one slot and the kernels never look
+at it.
 
 >>> import time
 >>> def helper(index, stop):

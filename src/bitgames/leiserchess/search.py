@@ -18,7 +18,10 @@ array), which saves an atomic increment and decrement per array argument per cal
 
 Python side: :class:`Engine` (the core engine interface) runs iterative deepening
 within a :class:`~bitgames.core.engine.Limit`; the search runs with the GIL released, so
-another thread can answer ``isready`` and call :meth:`Engine.stop` (UCI ``stop``).
+another thread can answer ``isready`` and call :meth:`Engine.stop` (UCI ``stop``). With
+``threads`` above 1, Lazy SMP helpers (:mod:`bitgames.core.smp`) search beside it, and
+at nodes with :data:`SPREAD_DEPTH` plies or more left each thread puts off a move whose
+position another thread is searching until the node's other moves are done.
 
 >>> from bitgames.leiserchess.board import Board
 >>> res = Engine(table_bits=12).search(Board("ss7/8/8/8/8/8/8/WW7 W"), Limit(depth=2))
@@ -101,6 +104,11 @@ MAX_PLY = 100
 HISTORY_SLOTS = 512
 #: Length of the position-hash history array (game plies + search plies).
 HIST_LEN = 4096
+#: With helper threads, a move at a node with at least this many plies left whose
+#: position another thread is searching waits for a second pass over the node's moves
+#: (:mod:`bitgames.core.smp`); PUT_OFF marks it in the node's ordering scores
+SPREAD_DEPTH = 4
+PUT_OFF = -(1 << 62)
 
 # stats slots
 S_NODES = 0
@@ -184,6 +192,8 @@ class SearchState(NamedTuple):
     #: the packed closebook tables (length 0: no closebook)
     cb_kings: np.ndarray
     cb_pawn: np.ndarray
+    #: positions being searched, shared by the threads (:func:`bitgames.core.smp.busy_table`)
+    busy: np.ndarray
 
 
 @njit(_nrt=False, inline="always")
@@ -618,6 +628,10 @@ def pvs(
     pw, pb, pk, p0, p1 = bd[ply, 0], bd[ply, 1], bd[ply, 2], bd[ply, 3], bd[ply, 4]
     reach = ZERO
     off_quiet = False
+    busy = st.busy
+    spread = busy.shape[0] > 1 and depth >= SPREAD_DEPTH
+    put_off = False
+    second = False
     idx = -1 if tt_ok else 0
     while True:
         if idx < 0:
@@ -632,14 +646,21 @@ def pvs(
                     # depends on are known quiet unmade
                     _w, _b, _k, _o0, _o1, fz, fres, reach = fire_reach(w, b, k, o0, o1, side)
                     off_quiet = fres == NONE and fz == 0
-            if idx >= n:
+            idx, second, done = smp.next_pass(idx, n, put_off, second)
+            if done:
                 break
-            m = _pick(idx, n, mv, sc)
+            if second:
+                if sc[idx] != PUT_OFF:
+                    idx += 1
+                    continue
+                m = mv[idx]
+            else:
+                m = _pick(idx, n, mv, sc)
             if tt_ok and m == tt_move:
                 idx += 1
                 continue
-            if (off_quiet and legal >= keep and best > -MATE_BOUND and m != k0 and m != k1
-                    and not _touches(m, reach)):
+            if (not second and off_quiet and legal >= keep and best > -MATE_BOUND and m != k0
+                    and m != k1 and not _touches(m, reach)):
                 legal += 1
                 idx += 1
                 continue
@@ -658,10 +679,21 @@ def pvs(
                     continue
                 if same_board(nw, nb, nk, n0, n1, pw, pb, pk, p0, p1):
                     continue
-            legal += 1
+            if not second:
+                legal += 1
             is_killer = m == k0 or m == k1
-            if pruning and zapped == 0 and not is_killer and legal > keep and best > -MATE_BOUND:
+            if (pruning and not second and zapped == 0 and not is_killer and legal > keep
+                    and best > -MATE_BOUND):
                 continue
+            tag = ZERO
+            if spread:
+                tag = smp.busy_tag(_hash(nw, nb, nk, n0, n1, 1 - side, _KEYS_A),
+                                   _hash(nw, nb, nk, n0, n1, 1 - side, _KEYS_B))
+                if legal > 1 and not second and smp.is_busy(busy, tag):
+                    sc[idx - 1] = PUT_OFF
+                    put_off = True
+                    continue
+                smp.mark_busy(busy, tag)
             _set_board(bd, ply + 2, nw, nb, nk, n0, n1)
             new_irrev = irrev if zapped == 0 else gply + 1
             ext = 0  # +1 for a move that zaps an enemy Pawn
@@ -694,6 +726,8 @@ def pvs(
                     lo, pv_flag = -beta, one
                 else:
                     break
+            if spread:
+                smp.clear_busy(busy, tag)
             if stop[0]:
                 return 0
         if score > best:
@@ -886,7 +920,7 @@ class Engine(CoreEngine):
         self.killers[:] = 0
         state = SearchState(boards, hashes, moves, scores, self.killers, self.history,
                             self.table, self.params, stats, stop.flag,
-                            self.cb_kings, self.cb_pawn)
+                            self.cb_kings, self.cb_pawn, smp.busy_table(self.threads))
         # the first iteration (a few hundred nodes) runs with a stop flag of its own and no
         # node limit, so that every answer is a searched move
         first = state._replace(stop=np.zeros_like(stop.flag))
