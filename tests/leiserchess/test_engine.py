@@ -516,14 +516,12 @@ def test_a_lone_thread_marking_the_moves_it_searches_searches_as_before(
     # pass's order (no pruning at the root, so none is skipped): the same tree
     depth = S.SPREAD_DEPTH
     before = S.Engine(table_bits=16).search(board, Limit(depth=depth))
-    keys = [tuple(np.uint64(x) for x in words) for words in (S._KEYS_A, S._KEYS_B)]
     tags = []
     for m in board.legal_moves:
         child = board.copy()
         child.push(m)
-        bb = [np.uint64(x) for x in child.bitboards()]
-        tags.append(np.uint64(smp.busy_tag(*(np.uint64(S._hash(*bb, child.side, k))
-                                             for k in keys))))
+        keys = S.table_keys(*(np.uint64(x) for x in child.bitboards()), child.side)
+        tags.append(np.uint64(smp.busy_tag(*(np.uint64(x) for x in keys))))
     counts = set()
     for tag in tags[:12]:
         smp.mark_busy(full, tag)

@@ -146,6 +146,14 @@ def hash_position(
     return _hash(w, b, k, o0, o1, side, _KEYS_A)
 
 
+@njit(inline="always")
+def table_keys(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.uint64,
+               side: int) -> tuple[np.uint64, np.uint64]:
+    """The two key words of a position in the table (and in the threads' table of
+    positions being searched): two independent 64-bit hashes of board and side."""
+    return _hash(w, b, k, o0, o1, side, _KEYS_A), _hash(w, b, k, o0, o1, side, _KEYS_B)
+
+
 @njit(_nrt=False)
 def pseudo_legal(
     w: np.uint64, b: np.uint64, k: np.uint64, side: int, enemy_path: np.uint64, m: int
@@ -687,8 +695,8 @@ def pvs(
                 continue
             tag = ZERO
             if spread:
-                tag = smp.busy_tag(_hash(nw, nb, nk, n0, n1, 1 - side, _KEYS_A),
-                                   _hash(nw, nb, nk, n0, n1, 1 - side, _KEYS_B))
+                c0, c1 = table_keys(nw, nb, nk, n0, n1, 1 - side)
+                tag = smp.busy_tag(c0, c1)
                 if legal > 1 and not second and smp.is_busy(busy, tag):
                     sc[idx - 1] = PUT_OFF
                     put_off = True
@@ -777,8 +785,8 @@ def search_root(w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64, o1: np.
 def probe_tt_move(table: np.ndarray, w: np.uint64, b: np.uint64, k: np.uint64, o0: np.uint64,
                   o1: np.uint64, side: int) -> int:
     """The move stored for a position, or -1."""
-    data = tt.probe(table, _hash(w, b, k, o0, o1, side, _KEYS_A),
-                    _hash(w, b, k, o0, o1, side, _KEYS_B))
+    k0, k1 = table_keys(w, b, k, o0, o1, side)
+    data = tt.probe(table, k0, k1)
     if data == tt.MISS:
         return -1
     m = tt.move(data)
