@@ -66,6 +66,24 @@ def test_match_options_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
     assert "japanese" in capsys.readouterr().err
 
 
+def test_a_bad_player_fails_before_the_engine_kernels_load(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # a cold cache takes the MCTS kernels a minute to compile: a mistyped spec must be
+    # told before that, and a match of two outside engines never needs them
+    from bitgames.core import jit
+
+    loaded: list[tuple[str, ...]] = []
+    monkeypatch.setattr(jit, "ensure_warm",
+                        lambda game, *groups, load=False: loaded.append(groups))
+    base = ["--games", "2", "--size", "5", "--scheduler", "serial"]
+    assert main(["go", "match", "nodes:abc", "level:1", *base]) == 2
+    assert "nodes needs a number, got 'abc'" in capsys.readouterr().err
+    assert loaded == []
+    assert main(["go", "match", f'cmd:"{sys.executable} -m bitgames.cli go gtp",time:x',
+                 "level:1", *base]) == 2
+    assert loaded == []
+
+
 def test_match_help_says_how_to_play_gnugo(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["go", "match", "--help"]) == 0
     text = capsys.readouterr().out

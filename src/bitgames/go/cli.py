@@ -437,7 +437,6 @@ class Referee:
 def cmd_match(args: argparse.Namespace) -> int:
     from bitgames.core.cli import run_match_command
     from bitgames.core.errors import BitgamesError
-    from bitgames.core.jit import ensure_warm
     from bitgames.core.match import missing_program
 
     if args.referee is not None:  # a mistyped referee fails here, not at a game's end
@@ -448,7 +447,8 @@ def cmd_match(args: argparse.Namespace) -> int:
         if missing is not None:
             raise BitgamesError(f"--referee {args.referee!r}: program not found (not a "
                                 "file, not on PATH)")
-    ensure_warm("go", "rules", "mcts")
+    # the runner loads the rules and (for a built-in engine) the MCTS kernels once the
+    # players are checked
     return run_match_command(args, "bitgames.go.cli:match_kit",
                              {"size": args.size, "komi": args.komi, "rules": args.rules,
                               "referee": args.referee})
