@@ -370,6 +370,15 @@ def test_a_match_loads_the_engine_kernels_before_its_first_move(
     assert ran == ["rules"]
     load_kernels(toy, engine=True)
     assert "engine" in ran and "vector" not in ran and jit.is_warm("fake", "engine")
+    # what the match's own scoring needs is loaded whoever plays, and only once
+    ran.clear()
+    scored = dataclasses.replace(toy, game="fake2", scoring_groups=("vector", "engine"))
+    monkeypatch.setitem(jit.KERNEL_MODULES, "fake2", ())
+    monkeypatch.setitem(jit._WARMUPS, "fake2", {})
+    for group in ("rules", "engine", "vector"):
+        jit.register_warmup("fake2", group)(lambda group=group: ran.append(group))
+    load_kernels(scored)
+    assert sorted(ran) == ["engine", "rules", "vector"]
 
 
 @pytest.mark.parametrize("factory", ["bitgames.othello.cli:match_kit",
@@ -385,3 +394,4 @@ def test_every_game_names_its_engine_kernels(factory: str) -> None:
     game_kit = getattr(importlib.import_module(module), name)()
     assert game_kit.engine_groups
     assert set(game_kit.engine_groups) <= set(jit.group_names(game_kit.game))
+    assert set(game_kit.scoring_groups) <= set(jit.group_names(game_kit.game))

@@ -69,7 +69,7 @@ def test_match_options_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
 def test_a_bad_player_fails_before_the_engine_kernels_load(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     # a cold cache takes the MCTS kernels a minute to compile: a mistyped spec must be
-    # told before that, and a match of two outside engines never needs them
+    # told before that
     from bitgames.core import jit
 
     loaded: list[tuple[str, ...]] = []

@@ -420,6 +420,9 @@ class GameKit:
     #: the kernel groups the built-in engine needs besides the rules
     #: (:func:`bitgames.core.jit.ensure_warm`), loaded before a game starts
     engine_groups: tuple[str, ...] = ()
+    #: the kernel groups :attr:`final_result` needs besides the rules, loaded before a
+    #: game starts whoever plays (Go: the playouts that judge dead stones)
+    scoring_groups: tuple[str, ...] = ()
 
 
 def client_factory(kit: GameKit, spec: PlayerSpec) -> Callable[[str], Any]:
@@ -614,9 +617,9 @@ class GameSetup:
 
 
 def load_kernels(kit: GameKit, engine: bool = False) -> None:
-    """Load the kernels of ``kit``'s rules, and with ``engine`` those of its built-in
-    engine, in this process now (compiled first, with a line on stderr, if the cache has
-    never seen them).
+    """Load the kernels of ``kit``'s rules and scoring, and with ``engine`` those of its
+    built-in engine, in this process now (compiled first, with a line on stderr, if the
+    cache has never seen them).
 
     numba loads a cached kernel at its first call (some 0.3 s for a game's rules) and
     compiles one it has never seen (a minute for an engine): done inside the first move,
@@ -625,7 +628,8 @@ def load_kernels(kit: GameKit, engine: bool = False) -> None:
     from bitgames.core import jit
 
     if kit.game in jit.KERNEL_MODULES:
-        groups = ("rules", *(kit.engine_groups if engine else ()))
+        groups = dict.fromkeys(("rules", *kit.scoring_groups,
+                                *(kit.engine_groups if engine else ())))
         jit.ensure_warm(kit.game, *groups, load=True)
 
 

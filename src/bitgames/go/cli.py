@@ -319,7 +319,7 @@ def match_kit(size: int = 9, komi: float = 7.5, rules: str = "default",
     final_result = _final_result if referee is None else Referee.shared(referee).final_result
     return GameKit("go", new_board, _match_engine, _match_client, _match_record,
                    is_resignation=lambda move: move.is_resign, final_result=final_result,
-                   engine_groups=("mcts",))
+                   engine_groups=("mcts",), scoring_groups=("mcts",) if referee is None else ())
 
 
 def _match_engine(options: dict[str, str]) -> Any:
@@ -447,8 +447,8 @@ def cmd_match(args: argparse.Namespace) -> int:
         if missing is not None:
             raise BitgamesError(f"--referee {args.referee!r}: program not found (not a "
                                 "file, not on PATH)")
-    # the runner loads the rules and (for a built-in engine) the MCTS kernels once the
-    # players are checked
+    # the runner loads the kernels (the rules, the MCTS kernels for a built-in engine or
+    # for our own count of a game ended by passes) once the players are checked
     return run_match_command(args, "bitgames.go.cli:match_kit",
                              {"size": args.size, "komi": args.komi, "rules": args.rules,
                               "referee": args.referee})
