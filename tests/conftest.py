@@ -48,16 +48,19 @@ def run_without_jit() -> Callable[..., str]:
 
 @pytest.fixture
 def sigint_inside_savez(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every ``np.savez_compressed`` of the test first sends this process a SIGINT and
-    lets it arrive, so that a Ctrl-C lands inside the writing of an archive."""
-    savez = np.savez_compressed
+    """Every ``np.savez`` and ``np.savez_compressed`` of the test first sends this process
+    a SIGINT and lets it arrive, so that a Ctrl-C lands inside the writing of an archive."""
+    for name in ("savez", "savez_compressed"):
+        monkeypatch.setattr(np, name, _interrupted(getattr(np, name)))
 
+
+def _interrupted(savez: Callable[..., None]) -> Callable[..., None]:
     def interrupted_savez(*args: Any, **kwargs: Any) -> None:
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(0.05)  # the signal is delivered here, inside the write
         savez(*args, **kwargs)
 
-    monkeypatch.setattr(np, "savez_compressed", interrupted_savez)
+    return interrupted_savez
 
 
 @pytest.fixture(autouse=True, scope="session")

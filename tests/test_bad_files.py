@@ -17,10 +17,12 @@ from typing import Any
 import numpy as np
 import pytest
 
+from bitgames.core import tt
 from bitgames.core.files import FileError, atomic_write, file_lock, load_npz, read_text
 from bitgames.leiserchess import closebook as cb
 from bitgames.othello import eval as ev
 from bitgames.othello.book import Book
+from bitgames.othello.solver import TABLE_KIND
 
 
 def _good_closebook(path: Path) -> None:
@@ -34,6 +36,8 @@ LOADERS: dict[str, tuple[Callable[[Path], None], Callable[[Path], Any]]] = {
                       lambda p: ev.Weights.load(p.read_bytes())),
     "book": (lambda p: Book().save(p), Book.load),
     "closebook": (_good_closebook, cb.Closebook.load),
+    "solver table": (lambda p: tt.save(p, tt.new_table(4), 1, TABLE_KIND),
+                     lambda p: tt.load(p, TABLE_KIND)),
 }
 
 
@@ -219,6 +223,7 @@ def test_load_npz_from_bytes_names_bytes() -> None:
      "Leiserchess closebook"),
     (["othello", "book", "show", "--book", "{bad}"], "Othello opening book"),
     (["othello", "analyze", "--weights", "{bad}", "--level", "1", "f5"], "Othello weights"),
+    (["othello", "solve", "--ffo", "1", "--table-file", "{bad}"], "transposition table"),
 ])
 def test_command_line_names_the_bad_file(argv: list[str], what: str, tmp_path: Path) -> None:
     import subprocess

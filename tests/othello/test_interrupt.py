@@ -41,6 +41,33 @@ def test_solver_stops_from_another_thread() -> None:
     assert solver.solve(Board(FFO50)).stopped
 
 
+def test_a_stopped_solve_goes_on_from_its_saved_table(tmp_path: Path) -> None:
+    """What a solve proved before it was stopped is kept: its table saved and loaded by
+    another solver, the same position is solved exactly (the published answer) with only
+    what was left to do (FFO #38, 24 empties, stopped half way through its nodes)."""
+    problem = ffo_problems(38, 38)[0]
+    board = Board(problem.board)
+    cold = Solver(table_bits=18).solve(board)
+    first = Solver(table_bits=18)
+
+    def stop_half_way() -> None:
+        while first.stats[0] < cold.nodes // 2:
+            time.sleep(0.001)
+        first.stop()
+
+    watcher = threading.Thread(target=stop_half_way)
+    watcher.start()
+    assert first.solve(board).stopped
+    watcher.join()
+    path = tmp_path / "table.npz"
+    first.save_table(path)
+    again = Solver(table_bits=4)
+    again.load_table(path)
+    warm = again.solve(board)
+    assert problem.is_answer(warm.score, warm.best_move) and not warm.stopped
+    assert warm.nodes < 0.75 * cold.nodes, (warm.nodes, cold.nodes)
+
+
 @pytest.fixture(scope="module")
 def compiled() -> None:
     """Every Othello kernel in the on-disk cache, so that the commands below load them
@@ -59,6 +86,19 @@ def compiled() -> None:
 def test_ctrl_c_stops_long_commands(argv: list[str], said: str) -> None:
     out = ctrl_c(argv, after=8.0)  # well into the counting or solving
     assert said in out, out
+
+
+@pytest.mark.usefixtures("compiled")
+def test_ctrl_c_saves_the_table_of_a_solve(tmp_path: Path) -> None:
+    from bitgames.core import tt
+    from bitgames.othello.solver import TABLE_KIND
+
+    path = tmp_path / "ffo50.npz"
+    out = ctrl_c(["solve", "--board", FFO50, "--quiet", "--table-bits", "16", "--table-file",
+                  str(path), "--save-every", "0.02"], after=4.0)
+    assert "board 1: stopped after " in out and f"go on from {path}" in out, out
+    table, _ = tt.load(path, TABLE_KIND)
+    assert table.shape == (1 << 16, 3) and np.count_nonzero(table[:, 2]) > 1000
 
 
 def ctrl_c(argv: list[str], after: float = 0.0, until: str | None = None) -> str:

@@ -49,9 +49,12 @@ True
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from bitgames.core.errors import BitgamesError
+from bitgames.core.files import FileError, atomic_write, load_npz
 from bitgames.core.jit import njit
 
 U = np.uint64
@@ -83,6 +86,53 @@ def cleared(table: np.ndarray) -> np.ndarray:
     (0, (16, 3))
     """
     return np.zeros(table.shape, dtype=table.dtype)
+
+
+def save(path: str | Path, tt: np.ndarray, gen: int, kind: str) -> None:
+    """Write ``tt`` to ``path`` (an ``.npz`` archive, replaced atomically) with the
+    generation ``gen`` of the search that fills it and the ``kind`` of search whose entries
+    it holds, so a long search stopped or killed can go on from it (:func:`load`).
+
+    A search may be writing the table meanwhile (its kernel runs without the GIL): a row
+    copied half-written fails its check when read back, like a row torn by two threads.
+    """
+    with atomic_write(path, "transposition table") as f:
+        np.savez(f, table=tt, generation=np.int64(gen), kind=np.str_(kind))
+
+
+def load(path: str | Path, kind: str) -> tuple[np.ndarray, int]:
+    """The table and generation :func:`save` wrote to ``path``; :class:`FileError` if it is
+    not such a file, or holds the entries of another ``kind`` of search (whose depths and
+    bounds mean something else).
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "t.npz"
+    >>> tt = new_table(6)
+    >>> store(tt, np.uint64(1), np.uint64(2), 9, 3, 0, 0, 7)
+    >>> save(path, tt, 3, "othello solver")
+    >>> back, gen = load(path, "othello solver")
+    >>> int(move(probe(back, np.uint64(1), np.uint64(2)))), gen
+    (7, 3)
+    >>> load(path, "draughts search")
+    Traceback (most recent call last):
+    ...
+    bitgames.core.files.FileError: ...: the table of an othello solver, not of a draughts search
+    """
+    what = "transposition table"
+    data = load_npz(path, what, {"table": ("u", 2), "generation": ("iu", 0), "kind": ("U", 0)})
+    tt, saved = data["table"], str(data["kind"])
+    rows = tt.shape[0]
+    if tt.dtype != np.uint64 or tt.shape[1] != 3 or rows < 16 or rows & (rows - 1):
+        raise FileError(f"{path}: {what}: array 'table' is {tt.dtype} with shape {tt.shape}, "
+                        "expected uint64 with dimensions (2^N, 3), N >= 4")
+    if saved != kind:
+        raise FileError(f"{path}: {what}: the table of {_article(saved)}, not of "
+                        f"{_article(kind)}")
+    return tt, int(data["generation"]) & 0xFF
+
+
+def _article(noun: str) -> str:
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
 @njit(inline="always")

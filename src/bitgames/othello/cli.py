@@ -134,6 +134,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--passes", action="store_true",
                    help="print each selective pass as it ends (a long solve first finds "
                    "the score right with 73, 87 and 95 %% probability)")
+    s.add_argument("--table-file", metavar="FILE",
+                   help="keep the table in FILE (.npz): start from it if it exists (its size "
+                   "wins over --table-bits), save it every --save-every minutes and when the "
+                   "command ends or is stopped; a solve stopped by Ctrl-C or killed then goes "
+                   "on from the last save when the command is run again")
+    s.add_argument("--save-every", metavar="MINUTES", type=Number(above=0.0), default=10.0,
+                   help="minutes between saves of --table-file during a solve (10)")
     add_threads_option(s)
     add_json_flag(s)
     s.set_defaults(func=cmd_solve)
@@ -567,16 +574,31 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if not problems:
         raise ValueError("nothing to solve: give files, --board or --ffo")
     boards = [(pr, Board(pr.board)) for pr in problems]  # check all input first
+    from bitgames.core.progress import bar, write
+    from bitgames.othello.solver import SelectivePass, Solver
+
+    solver = Solver(args.table_bits, threads=args.threads)
+    if args.table_file is not None and Path(args.table_file).exists():
+        solver.load_table(args.table_file)
+        write(f"table: {args.table_file}, {len(solver.table):,} entries, from an earlier run")
 
     from bitgames.core.jit import ensure_warm
 
     ensure_warm("othello", "rules", "solver")
     from bitgames.core.engine import run_stoppable
-    from bitgames.core.progress import bar, write
-    from bitgames.othello.solver import SelectivePass, Solver
 
-    solver = Solver(args.table_bits, threads=args.threads)
-    solver.solve(Board("-" * 60 + "XOXO X"))  # load the compiled code before timing
+    Solver(10, threads=args.threads).solve(Board("-" * 60 + "XOXO X"))  # load the compiled code
+    saved = [time.monotonic()]
+
+    def save_table() -> None:
+        start = time.monotonic()
+        solver.save_table(args.table_file)
+        saved[0] = time.monotonic()
+        write(f"table saved to {args.table_file} ({saved[0] - start:.1f} s)")
+
+    def tick() -> None:  # while a solve runs
+        if time.monotonic() - saved[0] >= 60 * args.save_every:
+            save_table()
     total_nodes, total_time, checked, matched = 0, 0.0, 0, 0
     interrupted = False
     solved = 0
@@ -589,7 +611,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     on_pass = show_pass if args.passes and not args.json else None
     for pr, board in boards:
         answer, interrupted = run_stoppable(partial(solver.solve, board, args.mode, on_pass),
-                                            solver.stop)
+                                            solver.stop, tick if args.table_file else None)
         assert answer is not None
         result = answer
         total_nodes += result.nodes
@@ -603,7 +625,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
                  args.json,
                  f"{pr.name}: stopped after {result.nodes:,} nodes, {result.time:.3f} s"
                  + ("" if last is None else f"; at {last.probability:.0%}: score "
-                    f"{last.score:+d}, best {last.best_move}"))
+                    f"{last.score:+d}, best {last.best_move}")
+                 + ("" if args.table_file is None else
+                    f"; run the command again to go on from {args.table_file}"))
             break
         record = {"name": pr.name, **result.to_dict()}
         verdict = ""
@@ -634,6 +658,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if interrupted:  # Ctrl-C just as this solve finished
             break
     shown.close()
+    if args.table_file is not None:
+        save_table()
     rate = total_nodes / total_time if total_time > 0 else 0.0
     summary = {"total": True, "positions": solved, "nodes": total_nodes,
                "time": round(total_time, 6), "nodes_per_second": round(rate),

@@ -47,6 +47,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -78,6 +79,8 @@ NO_MOVE = -1000  # returned by a node whose side to move has no move (internal)
 #: slots of the solver's ``stats`` array: nodes searched, and the stop flag (set from
 #: another thread, or by a Ctrl-C handler: the search then unwinds at once)
 NODES, STOP = 0, 1
+#: what a table file of the solver holds (:meth:`Solver.save_table`)
+TABLE_KIND = "othello solver"
 #: at this many empties or fewer: :func:`_shallow` (parity, then square-class ordering)
 SHALLOW = 6
 #: at this many empties or fewer, no transposition table (a probe costs more than it
@@ -959,6 +962,33 @@ class Solver:
     def stop(self) -> None:
         """Stop the running :meth:`solve` at once, and every later one (thread-safe)."""
         self.stop_signal.set()
+
+    def save_table(self, path: str | Path) -> None:
+        """Write the table to ``path`` for :meth:`load_table`; safe while a solve runs (a
+        stopped solve stores nothing it has not proven, so what is saved holds)."""
+        table.save(path, self.table, self.generation, TABLE_KIND)
+
+    def load_table(self, path: str | Path) -> None:
+        """Go on from the table :meth:`save_table` wrote to ``path`` (its size and its
+        entries): a solve of the same position then finds what was proven before the save
+        in the table, and the next solve writes its entries as the saved one's generation,
+        so they are not the first to be replaced.
+
+        >>> import tempfile
+        >>> from bitgames.othello.board import Board
+        >>> board = Board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")
+        >>> first = Solver(table_bits=12)
+        >>> cold = first.solve(board)
+        >>> path = Path(tempfile.mkdtemp()) / "table.npz"
+        >>> first.save_table(path)
+        >>> again = Solver()
+        >>> again.load_table(path)
+        >>> warm = again.solve(board)
+        >>> warm.score == cold.score, warm.nodes < cold.nodes, again.table.shape
+        (True, True, (4096, 3))
+        """
+        self.table, saved = table.load(path, TABLE_KIND)
+        self.generation = (saved - 1) & 0xFF
 
     def run(self, p: int | np.uint64, o: int | np.uint64, alpha: int, beta: int, pv: np.ndarray,
             stats: np.ndarray, on_pass: Callable[[int, int, int], None] | None = None,
