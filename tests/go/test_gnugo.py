@@ -19,7 +19,7 @@ from bitgames.core.engine import Limit
 from bitgames.go import BLACK, WHITE, Board, Engine, GtpClient, Move
 from bitgames.go import kernels as K
 from bitgames.go.board import format_score
-from bitgames.go.sgf import parse_sgf, read_sgf
+from bitgames.go.sgf import parse_sgf, read_sgf, to_sgf
 
 from .test_board import PSK_SGF
 from .test_mcts import DISPUTED_PASS
@@ -94,6 +94,21 @@ def test_the_disputed_pass_is_a_black_win_for_gnugo() -> None:
     with gnugo("default") as client:
         client.sync(board)
         assert client.command("final_score").startswith("B+")
+
+
+def test_score_command_removes_the_stones_gnugo_finds_dead(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = Board(size=9, komi=7.5, moves=DISPUTED_PASS)
+    path = tmp_path / "disputed.sgf"
+    path.write_text(to_sgf(board))
+    assert main(["go", "score", str(path), "--json"]) == 0
+    ours = json.loads(capsys.readouterr().out.splitlines()[-1])
+    with gnugo("default") as client:
+        client.command(f"loadsgf {path}")
+        dead = client.command("final_status_list dead").split()
+        result = client.command("final_score")
+    assert ours["area_result"] == format_score(board.score()) == "W+10.5"
+    assert sorted(ours["dead"]) == sorted(dead) and ours["final_result"] == result == "B+9.5"
 
 
 def test_final_score_of_finished_playouts() -> None:

@@ -531,10 +531,14 @@ def cmd_score(args: argparse.Namespace) -> int:
     from bitgames.core.jit import ensure_warm
     from bitgames.go.board import format_score
     from bitgames.go.mcts import dead_stones, final_score
-    from bitgames.go.sgf import load_sgf
+    from bitgames.go.sgf import SgfError, game_board, parse_sgf
 
-    ensure_warm("go", "rules", "mcts")
-    board = load_sgf(args.file, args.rules)
+    try:  # a missing or broken file is told before a cold cache compiles for a minute
+        game = parse_sgf(Path(args.file).read_text(encoding="utf-8", errors="replace"))
+        ensure_warm("go", "rules", "mcts")
+        board = game_board(game, args.rules)
+    except SgfError as exc:
+        raise SgfError(f"{args.file}: {exc}") from None
     dead = [board.vertex(p) for p in dead_stones(board)]
     fs = final_score(board)
     record = {
