@@ -6,13 +6,17 @@ Prints one line per position (empties, score, best move, nodes, wall and CPU tim
 soon as it is solved, then totals: nodes, time, nodes/s by wall clock and by process CPU
 time (the fair figure on a shared machine). Exits non-zero if any answer is wrong. On
 standard error, each selective pass of a solve as it ends (a long solve's progress).
+Ctrl-C stops the solve at once and prints the totals of the positions solved before it
+(exit status 130).
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from functools import partial
 
+from bitgames.core.engine import run_stoppable
 from bitgames.core.jit import warmup
 from bitgames.othello.board import Board
 from bitgames.othello.obf import ffo_problems, parse_range
@@ -35,11 +39,16 @@ def main() -> int:
     nodes = 0
     wall = cpu = 0.0
     wrong = 0
+    interrupted = False
     for pr in ffo_problems(lo, hi):
         board = Board(pr.board)
         c0 = time.process_time()
-        r = solver.solve(board, on_pass=show_pass)
+        r, interrupted = run_stoppable(partial(solver.solve, board, on_pass=show_pass),
+                                       solver.stop)
         c = time.process_time() - c0
+        if r.stopped:
+            print(f"{pr.name:>4} stopped after {r.nodes:,} nodes, cpu {c:.3f} s", flush=True)
+            break
         ok = pr.is_answer(r.score, r.best_move)
         wrong += not ok
         nodes += r.nodes
@@ -51,12 +60,16 @@ def main() -> int:
             f"{r.nodes / max(c, 1e-9) / 1e6:5.1f} M nodes/s (cpu)  {'ok' if ok else 'WRONG'}",
             flush=True,
         )
+        if interrupted:  # Ctrl-C just as this solve finished
+            break
     print(
-        f"FFO #{lo}-#{hi}: {nodes:,} nodes, wall {wall:.2f} s ({nodes / wall / 1e6:.1f} M nodes/s),"
-        f" cpu {cpu:.2f} s ({nodes / cpu / 1e6:.1f} M nodes/s), {wrong} wrong",
+        f"FFO #{lo}-#{hi}: {nodes:,} nodes, wall {wall:.2f} s "
+        f"({nodes / max(wall, 1e-9) / 1e6:.1f} M nodes/s),"
+        f" cpu {cpu:.2f} s ({nodes / max(cpu, 1e-9) / 1e6:.1f} M nodes/s), {wrong} wrong"
+        + (" (stopped)" if interrupted else ""),
         flush=True,
     )
-    return 1 if wrong else 0
+    return 130 if interrupted else 1 if wrong else 0
 
 
 if __name__ == "__main__":
