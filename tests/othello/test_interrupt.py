@@ -4,6 +4,7 @@ the kernels poll a stop flag without changing their counts."""
 from __future__ import annotations
 
 import json
+import signal
 import threading
 import time
 from pathlib import Path
@@ -88,17 +89,52 @@ def test_ctrl_c_stops_long_commands(argv: list[str], said: str) -> None:
     assert said in out, out
 
 
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 @pytest.mark.usefixtures("compiled")
-def test_ctrl_c_saves_the_table_of_a_solve(tmp_path: Path) -> None:
+def test_a_stopped_solve_saves_its_table(signum: int, tmp_path: Path) -> None:
     from bitgames.core import tt
     from bitgames.othello.solver import TABLE_KIND
 
     path = tmp_path / "ffo50.npz"
-    out = ctrl_c(["solve", "--board", FFO50, "--quiet", "--table-bits", "16", "--table-file",
-                  str(path), "--save-every", "0.02"], after=4.0)
-    assert "board 1: stopped after " in out and f"go on from {path}" in out, out
+    with started(["othello", "solve", "--board", FFO50, "--quiet", "--table-bits", "16",
+                  "--table-file", str(path), "--save-every", "60"]) as proc:
+        time.sleep(4.0)  # well into the solve, long before its first timed save
+        end = interrupt(proc, signum, timeout=10)
+    assert end.code == 130, end.err
+    if signum == signal.SIGINT:
+        assert "board 1: stopped after " in end.out and f"go on from {path}" in end.out
+    assert f"table saved to {path}" in end.out + end.err
     table, _ = tt.load(path, TABLE_KIND)
     assert table.shape == (1 << 16, 3) and np.count_nonzero(table[:, 2]) > 1000
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_progress_of_a_running_solve(threads: int) -> None:
+    problem = ffo_problems(38, 38)[0]
+    solver = Solver(table_bits=18, threads=threads)
+    seen = []
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            seen.append(solver.progress())
+            time.sleep(0.002)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        result = solver.solve(Board(problem.board))
+    finally:
+        done.set()
+        watcher.join()
+    seen = [at for at in seen if at.nodes > 0]  # from the solve's start
+    levels = [round(100 * at.probability) for at in seen]
+    assert levels == sorted(levels) and levels[-1] == 100 and 95 in levels, levels
+    assert 0 < max(at.nodes for at in seen) <= result.nodes * 1.01
+    assert solver.progress() == (1.0, result.nodes)
+    if threads == 1:
+        nodes = [at.nodes for at in seen]
+        assert nodes == sorted(nodes)
 
 
 def ctrl_c(argv: list[str], after: float = 0.0, until: str | None = None) -> str:

@@ -390,7 +390,12 @@ class Search(Generic[P]):
                 self.lock.notify_all()
             for w in [*workers, watcher]:
                 w.join()
-            self.nodes = sum(int(t.stats[NODES]) for t in self.threads)
+            self.nodes = self.nodes_so_far()
         if self.errors:
             raise self.errors[0]
         return result
+
+    def nodes_so_far(self) -> int:
+        """Every thread's nodes until now: while the search runs (from another thread, to
+        show its progress) a count that may lag by a few nodes."""
+        return sum(int(t.stats[NODES]) for t in self.threads)

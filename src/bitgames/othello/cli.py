@@ -588,7 +588,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from bitgames.core.engine import run_stoppable
 
     Solver(10, threads=args.threads).solve(Board("-" * 60 + "XOXO X"))  # load the compiled code
+    total_nodes, total_time, checked, matched = 0, 0.0, 0, 0
+    interrupted = False
+    solved = 0
+    shown = bar(len(boards), "solve", "position")
     saved = [time.monotonic()]
+    drawn = [0.0]
 
     def save_table() -> None:
         start = time.monotonic()
@@ -596,67 +601,73 @@ def cmd_solve(args: argparse.Namespace) -> int:
         saved[0] = time.monotonic()
         write(f"table saved to {args.table_file} ({saved[0] - start:.1f} s)")
 
-    def tick() -> None:  # while a solve runs
-        if time.monotonic() - saved[0] >= 60 * args.save_every:
+    def tick() -> None:  # while a solve runs: its pass and nodes, the table now and then
+        now = time.monotonic()
+        if now - drawn[0] >= 1.0:
+            drawn[0] = now
+            at = solver.progress()
+            shown.set_postfix_str(f"{at.probability:.0%} pass, {at.nodes / 1e6:,.0f} M nodes")
+        if args.table_file is not None and now - saved[0] >= 60 * args.save_every:
             save_table()
-    total_nodes, total_time, checked, matched = 0, 0.0, 0, 0
-    interrupted = False
-    solved = 0
-    shown = bar(len(boards), "solve", "position")
 
     def show_pass(done: SelectivePass) -> None:
         write(f"  {done.probability:.0%}: score {done.score:+d}, best {done.best_move}, "
               f"{done.nodes:,} nodes, {done.time:.3f} s")
 
     on_pass = show_pass if args.passes and not args.json else None
-    for pr, board in boards:
-        answer, interrupted = run_stoppable(partial(solver.solve, board, args.mode, on_pass),
-                                            solver.stop, tick if args.table_file else None)
-        assert answer is not None
-        result = answer
-        total_nodes += result.nodes
-        total_time += result.time
-        shown.update(1)
-        shown.set_postfix_str(f"{total_nodes / max(total_time, 1e-9) / 1e6:.1f} M nodes/s")
-        if result.stopped:
-            last = result.passes[-1] if result.passes else None
-            emit({"name": pr.name, "stopped": True, "nodes": result.nodes,
-                  "time": round(result.time, 6), "passes": result.to_dict()["passes"]},
-                 args.json,
-                 f"{pr.name}: stopped after {result.nodes:,} nodes, {result.time:.3f} s"
-                 + ("" if last is None else f"; at {last.probability:.0%}: score "
-                    f"{last.score:+d}, best {last.best_move}")
-                 + ("" if args.table_file is None else
-                    f"; run the command again to go on from {args.table_file}"))
-            break
-        record = {"name": pr.name, **result.to_dict()}
-        verdict = ""
-        if pr.expected_score is not None:
-            want = pr.expected_score
-            if args.mode == "wld":
-                want = (want > 0) - (want < 0)
-            ok = result.score == want and (
-                args.mode == "wld" or not pr.expected_moves or result.best_move in pr.expected_moves
+    try:
+        for pr, board in boards:
+            answer, interrupted = run_stoppable(partial(solver.solve, board, args.mode, on_pass),
+                                                solver.stop, tick)
+            assert answer is not None
+            result = answer
+            total_nodes += result.nodes
+            total_time += result.time
+            shown.update(1)
+            shown.set_postfix_str(f"{total_nodes / max(total_time, 1e-9) / 1e6:.1f} M nodes/s")
+            if result.stopped:
+                last = result.passes[-1] if result.passes else None
+                emit({"name": pr.name, "stopped": True, "nodes": result.nodes,
+                      "time": round(result.time, 6), "passes": result.to_dict()["passes"]},
+                     args.json,
+                     f"{pr.name}: stopped after {result.nodes:,} nodes, {result.time:.3f} s"
+                     + ("" if last is None else f"; at {last.probability:.0%}: score "
+                        f"{last.score:+d}, best {last.best_move}")
+                     + ("" if args.table_file is None else
+                        f"; run the command again to go on from {args.table_file}"))
+                break
+            record = {"name": pr.name, **result.to_dict()}
+            verdict = ""
+            if pr.expected_score is not None:
+                want = pr.expected_score
+                if args.mode == "wld":
+                    want = (want > 0) - (want < 0)
+                ok = result.score == want and (args.mode == "wld" or not pr.expected_moves
+                                               or result.best_move in pr.expected_moves)
+                record["expected_score"] = pr.expected_score
+                record["expected_moves"] = list(pr.expected_moves)
+                record["matches"] = ok
+                checked += 1
+                matched += ok
+                verdict = "  ok" if ok else f"  MISMATCH (expected {pr.expected_score:+d} " \
+                    f"{','.join(pr.expected_moves)})"
+            text = (
+                f"{pr.name}: {result.empties} empties, score {result.score:+d}"
+                + (f" ({result.outcome})" if args.mode == "wld" else "")
+                + f", best {result.best_move}, pv {' '.join(result.pv)}, {result.nodes:,} nodes, "
+                f"{result.time:.3f} s, {result.nodes_per_second / 1e6:.1f} M nodes/s{verdict}"
             )
-            record["expected_score"] = pr.expected_score
-            record["expected_moves"] = list(pr.expected_moves)
-            record["matches"] = ok
-            checked += 1
-            matched += ok
-            verdict = "  ok" if ok else f"  MISMATCH (expected {pr.expected_score:+d} " \
-                f"{','.join(pr.expected_moves)})"
-        text = (
-            f"{pr.name}: {result.empties} empties, score {result.score:+d}"
-            + (f" ({result.outcome})" if args.mode == "wld" else "")
-            + f", best {result.best_move}, pv {' '.join(result.pv)}, {result.nodes:,} nodes, "
-            f"{result.time:.3f} s, {result.nodes_per_second / 1e6:.1f} M nodes/s{verdict}"
-        )
-        if not args.quiet and not args.json:
-            write(board.grid())
-        emit(record, args.json, text)
-        solved += 1
-        if interrupted:  # Ctrl-C just as this solve finished
-            break
+            if not args.quiet and not args.json:
+                write(board.grid())
+            emit(record, args.json, text)
+            solved += 1
+            if interrupted:  # Ctrl-C just as this solve finished
+                break
+    except KeyboardInterrupt:  # SIGTERM, or a second Ctrl-C: keep what the solve proved
+        solver.stop()
+        if args.table_file is not None:
+            save_table()
+        raise
     shown.close()
     if args.table_file is not None:
         save_table()

@@ -871,6 +871,14 @@ class _SplitSolve:
 # -- Python API ----------------------------------------------------------------------------
 
 
+class Progress(NamedTuple):
+    """How far a running solve is: the probability of the pass it is in (1.0: the exact
+    pass) and its nodes so far."""
+
+    probability: float
+    nodes: int
+
+
 @dataclass
 class SelectivePass:
     """A selective pass of a solve as it ended (from :data:`SELECTIVE_MIN` empties the
@@ -954,6 +962,8 @@ class Solver:
         #: run the selective passes before the exact one (the answer is exact either way)
         self.selective = selective
         self.generation = 0
+        self._level = EXACT  # the pass running now
+        self._split: tuple[ybwc.Search[Any], _SplitSolve] | None = None  # its split search
         #: raised by :meth:`stop`; the kernel polls ``stats[STOP]``, attached to it
         self.stop_signal = StopSignal()
         self.stats = np.zeros(4, dtype=np.int64)
@@ -962,6 +972,16 @@ class Solver:
     def stop(self) -> None:
         """Stop the running :meth:`solve` at once, and every later one (thread-safe)."""
         self.stop_signal.set()
+
+    def progress(self) -> Progress:
+        """How far the running :meth:`solve` is (from another thread: a command's progress
+        display); after it, where it ended."""
+        nodes = int(self.stats[NODES])
+        split = self._split
+        if split is not None:
+            search, game = split
+            nodes += search.nodes_so_far() + int(game.expand_stats[:, NODES].sum())
+        return Progress(level_probability(self._level), nodes)
 
     def save_table(self, path: str | Path) -> None:
         """Write the table to ``path`` for :meth:`load_table`; safe while a solve runs (a
@@ -1008,6 +1028,7 @@ class Solver:
         for sel in range(first, EXACT + 1):
             if stats[STOP]:
                 break
+            self._level = sel
             lo, hi = alpha, beta
             if sel > first:  # a window around the last pass's score, widened if it fails
                 lo, hi = max(alpha, value - ASPIRATION), min(beta, value + ASPIRATION)
@@ -1027,8 +1048,12 @@ class Solver:
             game = _SplitSolve(self.table, self.generation, self.threads, self.evaluation, sel)
             search = ybwc.Search(game, self.threads, SPLIT_MIN, SPLIT_WAIT, SPLIT_PV_WAIT,
                                  SPLIT_IDLE)
-            value, line = search.run((p, o), alpha, beta, empties, stats)
-            stats[NODES] += search.nodes + int(game.expand_stats[:, NODES].sum())
+            self._split = (search, game)
+            try:
+                value, line = search.run((p, o), alpha, beta, empties, stats)
+            finally:
+                self._split = None
+                stats[NODES] += search.nodes + int(game.expand_stats[:, NODES].sum())
             pv[:len(line)] = line
             return value, len(line)
         score, length = solve_kernel(p, o, alpha, beta, self.table, self.generation, pv, stats,
