@@ -623,7 +623,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             result = answer
             total_nodes += result.nodes
             total_time += result.time
-            shown.update(1)
+            if not result.stopped:
+                shown.update(1)
             shown.set_postfix_str(f"{total_nodes / max(total_time, 1e-9) / 1e6:.1f} M nodes/s")
             if result.stopped:
                 last = result.passes[-1] if result.passes else None
