@@ -239,3 +239,4 @@ def test_command_line_names_the_bad_file(argv: list[str], what: str, tmp_path: P
     assert proc.stderr.splitlines()[-1].startswith(
         f"bitgames: error: {bad}: {what}: not an .npz archive"), proc.stderr
     assert "Traceback" not in proc.stderr
+

@@ -395,3 +395,4 @@ def test_every_game_names_its_engine_kernels(factory: str) -> None:
     assert game_kit.engine_groups
     assert set(game_kit.engine_groups) <= set(jit.group_names(game_kit.game))
     assert set(game_kit.scoring_groups) <= set(jit.group_names(game_kit.game))
+

@@ -204,17 +204,16 @@ def _board(args: argparse.Namespace) -> Any:
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
-    from bitgames.core import jit
-
-    jit.ensure_warm("draughts", "rules")
     import numpy as np
 
+    from bitgames.core import jit
     from bitgames.core.engine import StopSignal, run_stoppable
     from bitgames.core.progress import bar
     from bitgames.draughts import kernels
     from bitgames.draughts.board import _move_from_packed
 
-    board = _board(args)
+    board = _board(args)  # a bad FEN is told before a cold cache compiles
+    jit.ensure_warm("draughts", "rules")
     w, b, k, side = board.bitboards()
     code = board._code
     unique = not args.all_paths
@@ -252,12 +251,11 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     from bitgames.core import jit
-
-    jit.ensure_warm("draughts", "rules", "engine")
     from bitgames.core.engine import Info, run_stoppable
     from bitgames.draughts.search import Engine
 
-    board = _board(args)
+    board = _board(args)  # a bad FEN is told before a cold cache compiles
+    jit.ensure_warm("draughts", "rules", "engine")
     if board.is_game_over():
         raise ValueError(f"no search: the game is over ({board.result()})")
     engine = Engine(board.variant, level=args.level, egdb=_tables(args.egdb, board.variant),
@@ -282,13 +280,12 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from bitgames.core import jit
-
-    jit.ensure_warm("draughts", "rules", "engine")
     from bitgames.core.errors import BitgamesError
     from bitgames.draughts.board import WHITE
     from bitgames.draughts.search import Engine
 
-    board = _board(args)
+    board = _board(args)  # a bad FEN is told before a cold cache compiles
+    jit.ensure_warm("draughts", "rules", "engine")
     engine = Engine(board.variant, level=args.level, egdb=_tables(args.egdb, board.variant),
                     threads=args.threads)
     limit = limit_from_args(args)

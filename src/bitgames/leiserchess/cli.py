@@ -121,19 +121,21 @@ def add_commands(sub: Any) -> None:
     probe.set_defaults(func=cmd_closebook_probe)
 
 
-def _board_from(fen: str | None, moves: list[str]) -> Any:
+def _board_from(fen: str | None, moves: list[str], *groups: str) -> Any:
+    """The board of ``fen`` (default: the start) after ``moves``. The kernels of the rules
+    and ``groups`` are compiled or loaded once the FEN is read, so that a cold cache does
+    not keep a mistyped one waiting (the moves need them)."""
+    from bitgames.core import jit
     from bitgames.leiserchess.board import Board
 
     board = Board(fen) if fen else Board()
+    jit.ensure_warm("leiserchess", "rules", *groups)
     for m in moves:
         board.push(m)
     return board
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
-    from bitgames.core import jit
-
-    jit.ensure_warm("leiserchess", "rules")
     from bitgames.core.engine import StopSignal, run_stoppable
     from bitgames.core.progress import bar
     from bitgames.leiserchess.perft import perft_board
@@ -179,12 +181,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from bitgames.core import jit
-
-    jit.ensure_warm("leiserchess", "rules", "engine")
     from bitgames.leiserchess.search import Engine
 
-    board = _board_from(args.fen, args.moves)
+    board = _board_from(args.fen, args.moves, "engine")
     res = Engine(args.level, threads=args.threads).search(board, limit_from_args(args))
     emit(
         {"fen": board.fen(), **res.to_dict()},
@@ -262,10 +261,8 @@ def _record(board: Any, white: str, black: str, result: str) -> str:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    from bitgames.core import jit
     from bitgames.core.cli import run_match_command
 
-    jit.ensure_warm("leiserchess", "rules", "engine")
     return run_match_command(args, "bitgames.leiserchess.cli:match_kit",
                              {"draw_rule": args.draw_rule})
 

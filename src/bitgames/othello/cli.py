@@ -692,11 +692,13 @@ def make_engine(level: int, evaluation: str, weights: str | None = None,
     """An Othello engine, its kernels compiled or loaded first; ``settings`` are further
     :class:`~bitgames.othello.search.Engine` arguments (``exact_empties``, ...)."""
     from bitgames.core.jit import ensure_warm
+    from bitgames.othello.eval import Weights
 
+    loaded = None if weights is None else Weights.load(weights)  # told before a cold compile
     ensure_warm("othello", "rules", "solver", "engine")
     from bitgames.othello.search import Engine
 
-    return Engine(level=level, evaluation=evaluation, weights=weights, table_bits=table_bits,
+    return Engine(level=level, evaluation=evaluation, weights=loaded, table_bits=table_bits,
                   **settings)
 
 
