@@ -139,6 +139,40 @@ def test_ensure_warm_compiles_only_the_groups_asked(tmp_path: Path, monkeypatch,
         raise AssertionError("an unknown group must be refused")
 
 
+def test_ctrl_c_during_a_compile_ends_it_as_ctrl_c(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # numba swallows a KeyboardInterrupt raised in its callbacks, then fails with an error
+    # of its own: the command must still end as interrupted, not with that error
+    import os
+    import signal
+    import time
+
+    monkeypatch.setenv("BITGAMES_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    monkeypatch.setitem(jit.KERNEL_MODULES, "fake", ())
+    monkeypatch.setitem(jit._WARMUPS, "fake", {})
+    monkeypatch.setattr(jit, "source_hash", lambda game=None: "0" * 16)
+
+    def compile_like_numba() -> None:
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.1)  # the handler runs here, inside the "callback"
+        except KeyboardInterrupt:
+            pass  # swallowed, as by a ctypes callback
+        raise RuntimeError("no compiled object yet")
+
+    def a_bug() -> None:
+        raise RuntimeError("a bug")
+
+    jit.register_warmup("fake", "rules")(compile_like_numba)
+    jit.register_warmup("fake", "solver")(a_bug)
+    with pytest.raises(KeyboardInterrupt):
+        jit.ensure_warm("fake", "rules")
+    assert not jit.is_warm("fake", "rules")
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with pytest.raises(RuntimeError, match="a bug"):  # without a Ctrl-C, an error stays one
+        jit.ensure_warm("fake", "solver")
+
+
 @pytest.mark.slow
 def test_parallel_warmup_from_an_empty_cache(tmp_path: Path) -> None:
     """``bitgames warmup --json`` reports every game and marks it warm (several minutes)."""

@@ -42,16 +42,18 @@ Two options of ``numba.njit`` that kernels use on purpose, written here once:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib
 import importlib.util
 import os
 import shutil
+import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -251,6 +253,39 @@ def is_warm(game: str, group: str | None = None) -> bool:
     return _marker(game).exists() or (group is not None and _marker(game, group).exists())
 
 
+@contextlib.contextmanager
+def _ctrl_c_ends_a_compile() -> Iterator[None]:
+    """A Ctrl-C during the block ends it as a Ctrl-C, whatever numba makes of it.
+
+    numba calls back into Python while it compiles (to write its cache); a Ctrl-C raised
+    in such a callback is swallowed there, and the compile then fails with an error of
+    its own ("no compiled object yet for ..."), which would end the command with a
+    traceback. So an exception after a Ctrl-C in the block becomes ``KeyboardInterrupt``
+    (the handler in place before still runs first). Outside the main thread this does
+    nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pressed: list[int] = []
+    previous = signal.getsignal(signal.SIGINT)
+
+    def handler(signum: int, frame: Any) -> None:
+        pressed.append(signum)
+        if callable(previous):
+            previous(signum, frame)
+
+    signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    except Exception:
+        if pressed:
+            raise KeyboardInterrupt from None
+        raise
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def ensure_warm(game: str, *needs: str, load: bool = False) -> None:
     """Compile the kernels a command needs if this cache has never seen them, saying so.
 
@@ -276,7 +311,8 @@ def ensure_warm(game: str, *needs: str, load: bool = False) -> None:
             print(f"compiling {game} {group} kernels (first run only){step}...",
                   file=sys.stderr, flush=True)
             start = time.perf_counter()
-            warmup([game], [group])
+            with _ctrl_c_ends_a_compile():
+                warmup([game], [group])
             print(f"  {game} {group}: compiled in {time.perf_counter() - start:.1f} s",
                   file=sys.stderr, flush=True)
         if load and (warm := [g for g in groups if g not in cold]):
