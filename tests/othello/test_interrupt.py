@@ -96,14 +96,19 @@ def test_a_stopped_solve_saves_its_table(signum: int, tmp_path: Path) -> None:
     from bitgames.othello.solver import TABLE_KIND
 
     path = tmp_path / "ffo50.npz"
-    with started(["othello", "solve", "--board", FFO50, "--quiet", "--table-bits", "16",
-                  "--table-file", str(path), "--save-every", "60"]) as proc:
-        time.sleep(4.0)  # well into the solve, long before its first timed save
+    with started(["othello", "solve", "--board", FFO50, "--quiet", "--passes",
+                  "--table-bits", "16", "--table-file", str(path), "--save-every", "60"]) as proc:
+        assert proc.stdout is not None
+        seen = ""
+        while "95%:" not in seen and (line := proc.stdout.readline()):
+            seen += line
+        time.sleep(1.0)  # into the exact pass, long before its first timed save
         end = interrupt(proc, signum, timeout=10)
     assert end.code == 130, end.err
+    out = seen + end.out
     if signum == signal.SIGINT:
-        assert "board 1: stopped after " in end.out and f"go on from {path}" in end.out
-    assert f"table saved to {path}" in end.out + end.err
+        assert "board 1: stopped after " in out and f"go on from {path}" in out, out
+    assert f"table saved to {path}" in out + end.err
     table, _ = tt.load(path, TABLE_KIND)
     assert table.shape == (1 << 16, 3) and np.count_nonzero(table[:, 2]) > 1000
 
