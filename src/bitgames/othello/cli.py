@@ -637,27 +637,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
                      + ("" if args.table_file is None else
                         f"; run the command again to go on from {args.table_file}"))
                 break
-            record = {"name": pr.name, **result.to_dict()}
-            verdict = ""
-            if pr.expected_score is not None:
-                want = pr.expected_score
-                if args.mode == "wld":
-                    want = (want > 0) - (want < 0)
-                ok = result.score == want and (args.mode == "wld" or not pr.expected_moves
-                                               or result.best_move in pr.expected_moves)
-                record["expected_score"] = pr.expected_score
-                record["expected_moves"] = list(pr.expected_moves)
-                record["matches"] = ok
+            record, text, ok = _solve_report(pr, result, args.mode)
+            if ok is not None:
                 checked += 1
                 matched += ok
-                verdict = "  ok" if ok else f"  MISMATCH (expected {pr.expected_score:+d} " \
-                    f"{','.join(pr.expected_moves)})"
-            text = (
-                f"{pr.name}: {result.empties} empties, score {result.score:+d}"
-                + (f" ({result.outcome})" if args.mode == "wld" else "")
-                + f", best {result.best_move}, pv {' '.join(result.pv)}, {result.nodes:,} nodes, "
-                f"{result.time:.3f} s, {result.nodes_per_second / 1e6:.1f} M nodes/s{verdict}"
-            )
             if not args.quiet and not args.json:
                 write(board.grid())
             emit(record, args.json, text)
@@ -685,6 +668,31 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if interrupted:
         return INTERRUPTED
     return 0 if matched == checked else 1
+
+
+def _solve_report(problem: Any, result: Any, mode: str
+                  ) -> tuple[dict[str, Any], str, bool | None]:
+    """The JSON record and the line of a solved position, and whether the answer is the
+    expected one (None: the input gives none)."""
+    record = {"name": problem.name, **result.to_dict()}
+    ok = None
+    verdict = ""
+    if problem.expected_score is not None:
+        want = problem.expected_score
+        if mode == "wld":
+            want = (want > 0) - (want < 0)
+        ok = result.score == want and (mode == "wld" or not problem.expected_moves
+                                       or result.best_move in problem.expected_moves)
+        record["expected_score"] = problem.expected_score
+        record["expected_moves"] = list(problem.expected_moves)
+        record["matches"] = ok
+        verdict = "  ok" if ok else (f"  MISMATCH (expected {problem.expected_score:+d} "
+                                     f"{','.join(problem.expected_moves)})")
+    text = (f"{problem.name}: {result.empties} empties, score {result.score:+d}"
+            + (f" ({result.outcome})" if mode == "wld" else "")
+            + f", best {result.best_move}, pv {' '.join(result.pv)}, {result.nodes:,} nodes, "
+            f"{result.time:.3f} s, {result.nodes_per_second / 1e6:.1f} M nodes/s{verdict}")
+    return record, text, ok
 
 
 def make_engine(level: int, evaluation: str, weights: str | None = None,
