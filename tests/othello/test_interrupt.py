@@ -66,7 +66,32 @@ def test_a_stopped_solve_goes_on_from_its_saved_table(tmp_path: Path) -> None:
     again.load_table(path)
     warm = again.solve(board)
     assert problem.is_answer(warm.score, warm.best_move) and not warm.stopped
+    done = again.proven(board)
+    assert done.lower == done.upper == warm.score and problem.is_answer(done.lower, done.move)
     assert warm.nodes < 0.75 * cold.nodes, (warm.nodes, cold.nodes)
+
+
+def test_a_stopped_solve_says_what_it_had_proven() -> None:
+    # FFO #38 stopped at 95 % of its nodes: the exact pass has settled its first move, the
+    # published best one, at the published score, and no other move yet
+    problem = ffo_problems(38, 38)[0]
+    board = Board(problem.board)
+    cold = Solver(table_bits=18).solve(board)
+    solver = Solver(table_bits=18)
+    assert solver.proven(board) == (-64, 64, None)
+
+    def stop_near_the_end() -> None:
+        while solver.stats[0] < cold.nodes * 0.95:
+            time.sleep(0.001)
+        solver.stop()
+
+    watcher = threading.Thread(target=stop_near_the_end)
+    watcher.start()
+    assert solver.solve(board).stopped
+    watcher.join()
+    known = solver.proven(board)
+    assert known.lower == problem.expected_score < known.upper, known
+    assert problem.is_answer(known.lower, known.move)
 
 
 @pytest.fixture(scope="module")

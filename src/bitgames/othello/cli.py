@@ -628,12 +628,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
             shown.set_postfix_str(f"{total_nodes / max(total_time, 1e-9) / 1e6:.1f} M nodes/s")
             if result.stopped:
                 last = result.passes[-1] if result.passes else None
+                known = solver.proven(board)
                 emit({"name": pr.name, "stopped": True, "nodes": result.nodes,
-                      "time": round(result.time, 6), "passes": result.to_dict()["passes"]},
+                      "time": round(result.time, 6), "passes": result.to_dict()["passes"],
+                      "proven": known._asdict()},
                      args.json,
                      f"{pr.name}: stopped after {result.nodes:,} nodes, {result.time:.3f} s"
                      + ("" if last is None else f"; at {last.probability:.0%}: score "
                         f"{last.score:+d}, best {last.best_move}")
+                     + _proven_text(known)
                      + ("" if args.table_file is None else
                         f"; run the command again to go on from {args.table_file}"))
                 break
@@ -668,6 +671,25 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if interrupted:
         return INTERRUPTED
     return 0 if matched == checked else 1
+
+
+def _proven_text(known: Any) -> str:
+    """What a stopped solve had proven of the exact score, for its line ('' if nothing).
+
+    >>> from bitgames.othello.solver import Proven
+    >>> _proven_text(Proven(8, 64, "f1")), _proven_text(Proven(-30, -24, None))
+    ('; proven: score >= +8 (f1)', '; proven: score -30..-24')
+    """
+    move = f" ({known.move})" if known.move else ""
+    if known.lower == known.upper:
+        return f"; proven: score {known.lower:+d}{move}"
+    if known.upper < 64 and known.lower > -64:
+        return f"; proven: score {known.lower:+d}..{known.upper:+d}"
+    if known.upper < 64:
+        return f"; proven: score <= {known.upper:+d}"
+    if known.lower > -64:
+        return f"; proven: score >= {known.lower:+d}{move}"
+    return ""
 
 
 def _solve_report(problem: Any, result: Any, mode: str

@@ -879,6 +879,15 @@ class Progress(NamedTuple):
     nodes: int
 
 
+class Proven(NamedTuple):
+    """Bounds of a position's exact score that a solver's table holds proven, and the move
+    proven to reach ``lower`` (None: not known)."""
+
+    lower: int
+    upper: int
+    move: str | None
+
+
 @dataclass
 class SelectivePass:
     """A selective pass of a solve as it ended (from :data:`SELECTIVE_MIN` empties the
@@ -982,6 +991,45 @@ class Solver:
             search, game = split
             nodes += search.nodes_so_far() + int(game.expand_stats[:, NODES].sum())
         return Progress(level_probability(self._level), nodes)
+
+    def proven(self, board: Any) -> Proven:
+        """What the table holds proven of ``board``'s exact score: its entry's exact bounds,
+        narrowed by those of its children (a stopped solve's exact pass may have settled
+        some root moves before it could store the root), and the move that reaches the
+        lower bound, if one is known to.
+
+        >>> from bitgames.othello.board import Board
+        >>> board = Board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")
+        >>> solver = Solver(table_bits=12)
+        >>> solver.proven(board)
+        Proven(lower=-64, upper=64, move=None)
+        >>> solver.solve(board).score, solver.proven(board)
+        (18, Proven(lower=18, upper=18, move='g8'))
+        """
+        def bounds(b: Any) -> tuple[int, int] | None:
+            p, o = b.bitboards()
+            d = table.probe(self.table, U(p), U(o))
+            if d == table.MISS or tt_level(d) < EXACT:
+                return None
+            return int(table.lower(d)), int(table.upper(d))
+
+        lower, upper = bounds(board) or (-64, 64)
+        moves = list(board.legal_moves)
+        if not moves:  # nothing to play: the game is over, or a pass
+            return Proven(lower, upper, None)
+        move = None
+        children_upper = -64
+        for x in moves:
+            child = board.copy(stack=False)
+            child.push(x)
+            known = bounds(child)
+            if known is None:
+                children_upper = 64
+                continue
+            children_upper = max(children_upper, -known[0])
+            if -known[1] >= lower:
+                lower, move = -known[1], str(x)
+        return Proven(lower, min(upper, children_upper), move)
 
     def save_table(self, path: str | Path) -> None:
         """Write the table to ``path`` for :meth:`load_table`; safe while a solve runs (a
