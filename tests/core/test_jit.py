@@ -163,14 +163,24 @@ def test_ctrl_c_during_a_compile_ends_it_as_ctrl_c(tmp_path: Path, monkeypatch) 
     def a_bug() -> None:
         raise RuntimeError("a bug")
 
+    def _raw_object_cache_notify() -> None:  # named as llvmlite's callback from C
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.1)  # the handler runs here and holds the Ctrl-C till the compile ends
+        finished.append(True)
+
+    finished: list[bool] = []
     jit.register_warmup("fake", "rules")(compile_like_numba)
     jit.register_warmup("fake", "solver")(a_bug)
+    jit.register_warmup("fake", "engine")(_raw_object_cache_notify)
     with pytest.raises(KeyboardInterrupt):
         jit.ensure_warm("fake", "rules")
     assert not jit.is_warm("fake", "rules")
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     with pytest.raises(RuntimeError, match="a bug"):  # without a Ctrl-C, an error stays one
         jit.ensure_warm("fake", "solver")
+    with pytest.raises(KeyboardInterrupt):
+        jit.ensure_warm("fake", "engine")
+    assert finished == [True]  # not interrupted inside the callback
 
 
 @pytest.mark.slow

@@ -257,21 +257,29 @@ def is_warm(game: str, group: str | None = None) -> bool:
 def _ctrl_c_ends_a_compile() -> Iterator[None]:
     """A Ctrl-C during the block ends it as a Ctrl-C, whatever numba makes of it.
 
-    numba calls back into Python while it compiles (to write its cache); a Ctrl-C raised
-    in such a callback is swallowed there, and the compile then fails with an error of
-    its own ("no compiled object yet for ..."), which would end the command with a
-    traceback. So an exception after a Ctrl-C in the block becomes ``KeyboardInterrupt``
-    (the handler in place before still runs first). Outside the main thread this does
-    nothing.
+    numba's compiler calls back from C into Python (llvmlite's object-cache callbacks,
+    ``_raw_object_cache_*``). A ``KeyboardInterrupt`` raised in such a callback is
+    swallowed there (with an "Exception ignored" message), and the compile then fails
+    with an error of its own ("no compiled object yet for ..."), which would end the
+    command with a traceback. So a Ctrl-C that lands in a callback is held until the block
+    ends, and any exception after a Ctrl-C becomes ``KeyboardInterrupt``. The handler in
+    place before runs as usual otherwise. Outside the main thread this does nothing.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     pressed: list[int] = []
+    held: list[int] = []
     previous = signal.getsignal(signal.SIGINT)
 
     def handler(signum: int, frame: Any) -> None:
         pressed.append(signum)
+        caller = frame
+        while caller is not None:
+            if caller.f_code.co_name.startswith("_raw_object_cache"):
+                held.append(signum)
+                return
+            caller = caller.f_back
         if callable(previous):
             previous(signum, frame)
 
@@ -284,6 +292,8 @@ def _ctrl_c_ends_a_compile() -> Iterator[None]:
         raise
     finally:
         signal.signal(signal.SIGINT, previous)
+    if held and callable(previous):
+        previous(signal.SIGINT, None)
 
 
 def ensure_warm(game: str, *needs: str, load: bool = False) -> None:
