@@ -265,12 +265,12 @@ def _ctrl_c_ends_a_compile() -> Iterator[None]:
     ends, and any exception after a Ctrl-C becomes ``KeyboardInterrupt``. The handler in
     place before runs as usual otherwise. Outside the main thread this does nothing.
     """
-    if threading.current_thread() is not threading.main_thread():
-        yield
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or previous is None:
+        yield  # (None: a handler not set from Python, which cannot be put back)
         return
     pressed: list[int] = []
     held: list[int] = []
-    previous = signal.getsignal(signal.SIGINT)
 
     def handler(signum: int, frame: Any) -> None:
         pressed.append(signum)
