@@ -30,6 +30,7 @@ def test_perft_polls_its_flag() -> None:
     assert kernels.perft_stoppable(p, o, 8, kernels.EDAX, flag) == 0
 
 
+@pytest.mark.usefixtures("compiled")  # a compile inside the solve would outlast the timer
 def test_solver_stops_from_another_thread() -> None:
     board = Board(FFO50)
     solver = Solver(table_bits=16)
@@ -42,6 +43,23 @@ def test_solver_stops_from_another_thread() -> None:
     assert solver.solve(Board(FFO50)).stopped
 
 
+def stopped_after(board: Board, nodes: int) -> Solver:
+    """A solver (a table of 2^18 entries) whose solve of ``board`` was stopped, from another
+    thread, once it had searched ``nodes`` nodes."""
+    solver = Solver(table_bits=18)
+
+    def stop() -> None:
+        while solver.stats[0] < nodes:
+            time.sleep(0.001)
+        solver.stop()
+
+    watcher = threading.Thread(target=stop)
+    watcher.start()
+    assert solver.solve(board).stopped
+    watcher.join()
+    return solver
+
+
 def test_a_stopped_solve_goes_on_from_its_saved_table(tmp_path: Path) -> None:
     """What a solve proved before it was stopped is kept: its table saved and loaded by
     another solver, the same position is solved exactly (the published answer) with only
@@ -49,17 +67,7 @@ def test_a_stopped_solve_goes_on_from_its_saved_table(tmp_path: Path) -> None:
     problem = ffo_problems(38, 38)[0]
     board = Board(problem.board)
     cold = Solver(table_bits=18).solve(board)
-    first = Solver(table_bits=18)
-
-    def stop_half_way() -> None:
-        while first.stats[0] < cold.nodes // 2:
-            time.sleep(0.001)
-        first.stop()
-
-    watcher = threading.Thread(target=stop_half_way)
-    watcher.start()
-    assert first.solve(board).stopped
-    watcher.join()
+    first = stopped_after(board, cold.nodes // 2)
     path = tmp_path / "table.npz"
     first.save_table(path)
     again = Solver(table_bits=4)
@@ -77,19 +85,8 @@ def test_a_stopped_solve_says_what_it_had_proven() -> None:
     problem = ffo_problems(38, 38)[0]
     board = Board(problem.board)
     cold = Solver(table_bits=18).solve(board)
-    solver = Solver(table_bits=18)
-    assert solver.proven(board) == (-64, 64, None)
-
-    def stop_near_the_end() -> None:
-        while solver.stats[0] < cold.nodes * 0.95:
-            time.sleep(0.001)
-        solver.stop()
-
-    watcher = threading.Thread(target=stop_near_the_end)
-    watcher.start()
-    assert solver.solve(board).stopped
-    watcher.join()
-    known = solver.proven(board)
+    assert Solver(table_bits=18).proven(board) == (-64, 64, None)
+    known = stopped_after(board, int(cold.nodes * 0.95)).proven(board)
     assert known.lower == problem.expected_score < known.upper, known
     assert problem.is_answer(known.lower, known.move)
 
