@@ -199,13 +199,6 @@ def game_board(game: SgfGame, rules: str | Rules = "default",
     return board
 
 
-def load_sgf(
-    path: str | Path, rules: str | Rules = "default", move_number: int | None = None
-) -> Board:
-    """:func:`read_sgf` on a file."""
-    return read_sgf(Path(path).read_text(encoding="utf-8", errors="replace"), rules, move_number)
-
-
 def to_sgf(board: Board, result: str | None = None, black: str | None = None,
            white: str | None = None) -> str:
     """The game of ``board`` as one line of SGF text, with the players' names if given.
