@@ -14,7 +14,6 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from bitgames.core.errors import BitgamesError, InvalidPositionError
 from bitgames.go.board import BLACK, WHITE, Board, Move, Rules
