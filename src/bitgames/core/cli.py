@@ -210,6 +210,9 @@ def add_match_options(parser: argparse.ArgumentParser, games: int = 20,
                         help="plies of each random opening (default 4)")
     parser.add_argument("--seed", type=SEED, default=0,
                         help="seed of the random openings")
+    parser.add_argument("--no-swap", dest="swap", action="store_false",
+                        help="A moves first in every game, from a new opening each game "
+                        "(default: each opening twice, colours swapped)")
     parser.add_argument("--tc", metavar="SECONDS[+INC]",
                         help="a game clock for each player (losing on time loses the game)")
     parser.add_argument("--max-plies", type=COUNT, default=max_plies,
@@ -293,12 +296,12 @@ def run_match_command(args: argparse.Namespace, kit_factory: str,
         if not openings:
             raise BitgamesError(f"{path}: no openings in the file")
     else:
-        openings = random_openings(kit.new_board, (args.games + 1) // 2, args.random_plies,
-                                   args.seed) or [()]
+        count = (args.games + 1) // 2 if args.swap else args.games
+        openings = random_openings(kit.new_board, count, args.random_plies, args.seed) or [()]
     plan = MatchPlan(args.a, args.b, openings, args.games,
                      clock=TimeControl.parse(args.tc) if args.tc else None,
                      max_plies=args.max_plies,
-                     sprt=Sprt.parse(args.sprt) if args.sprt else None)
+                     sprt=Sprt.parse(args.sprt) if args.sprt else None, swap=args.swap)
 
     shown = bar(plan.games, "match", "game")
 

@@ -731,7 +731,15 @@ class MatchPlan:
     """Who plays, from which openings, how many games, under which limits.
 
     Openings are played in pairs, each with both colours: game 1 and 2 use opening 0
-    (A first, then B first), games 3 and 4 opening 1, and so on round the list.
+    (A first, then B first), games 3 and 4 opening 1, and so on round the list. With
+    ``swap=False`` A moves first in every game and each game takes the next opening (a
+    handicap match, where the side that moves first is the one giving the stones).
+
+    >>> [(s.number, s.opening, s.a_first) for s in MatchPlan("a", "b", [(), ("x",)], 3).setups()]
+    [(1, 0, True), (2, 0, False), (3, 1, True)]
+    >>> plan = MatchPlan("a", "b", [(), ("x",)], 3, swap=False)
+    >>> [(s.number, s.opening, s.a_first) for s in plan.setups()]
+    [(1, 0, True), (2, 1, True), (3, 0, True)]
     """
 
     spec_a: str
@@ -742,14 +750,17 @@ class MatchPlan:
     clock: TimeControl | None = None
     max_plies: int = 400
     sprt: Sprt | None = None
+    swap: bool = True
 
     def setups(self) -> list[GameSetup]:
         if not self.openings:
             raise BitgamesError("a match needs at least one opening (the empty one will do)")
         out = []
         for number in range(1, self.games + 1):
-            index = ((number - 1) // 2) % len(self.openings)
-            out.append(GameSetup(number, index, self.openings[index], number % 2 == 1))
+            turn = (number - 1) // 2 if self.swap else number - 1
+            index = turn % len(self.openings)
+            out.append(GameSetup(number, index, self.openings[index],
+                                 number % 2 == 1 or not self.swap))
         return out
 
     def header(self) -> dict[str, Any]:
@@ -757,7 +768,9 @@ class MatchPlan:
         return {"a": self.spec_a, "b": self.spec_b, "games": self.games,
                 "openings": [list(o) for o in self.openings], "max_plies": self.max_plies,
                 "clock": None if self.clock is None else [self.clock.seconds,
-                                                          self.clock.increment]}
+                                                          self.clock.increment],
+                # a match saved before the option existed swapped colours
+                **({} if self.swap else {"swap": False})}
 
 
 @dataclass

@@ -275,6 +275,20 @@ class Board(BaseBoard[Move]):
         return self.size * self.size
 
     @property
+    def handicap(self) -> int:
+        """The handicap stones: Black's setup stones when there are two or more and White
+        has none (GTP ``fixed_handicap``, SGF ``HA`` with ``AB``); otherwise 0.
+
+        >>> board = Board(size=9, komi=0.5)
+        >>> board.setup(["C3", "G7"])
+        >>> board.handicap
+        2
+        """
+        if self.setup_white or len(self.setup_black) < 2:
+            return 0
+        return len(self.setup_black)
+
+    @property
     def turn(self) -> Color:
         """The colour to move: :data:`BLACK` (``False``) or :data:`WHITE` (``True``).
 

@@ -30,7 +30,7 @@ from bitgames.core.cli import (
 #: the engine options a ``match`` player may set (``policy:tactics,uct:0.3``)
 ENGINE_FLOATS = ("resign", "uct", "rave_bias", "prior", "expand_at", "shape_prior",
                  "ladder_prior", "pattern_prior", "local_weight", "replies", "widen",
-                 "rave_distance", "extend")
+                 "rave_distance", "extend", "dynamic_komi")
 
 MATCH_EPILOG = """\
 players:
@@ -53,6 +53,9 @@ players:
   extend:X       on a clock (--tc, or a player's tc:S+I), a move whose best is in doubt
                  may take X times the time manager's share, and one whose best cannot be
                  overtaken stops early (default 1: neither)
+  dynamic_komi:X in a handicap game (--handicap), X points of komi more per handicap
+                 stone for the search at the first move, none after 45 moves on 9x9
+                 (default 7; 0: off)
   cmd:"COMMAND"  any GTP engine, started with COMMAND
 
 Games ended by two passes: our playouts judge which stones are dead, and they misjudge
@@ -99,6 +102,11 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
         default="liberties",
         help="playout policy of the engine (default liberties)",
     )
+    p.add_argument("--dynamic-komi", type=Number(0, 1000), default=7.0, metavar="POINTS",
+                   help="in a handicap game, the search counts POINTS of komi more per "
+                   "handicap stone at the first move, none after 45 moves on 9x9 (200 on "
+                   "19x19), so White does not give up and Black keeps a lead (default 7; "
+                   "0: off)")
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -145,6 +153,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     add_match_options(p, games=10, max_plies=600)
     _board_options(p)
+    p.add_argument("--handicap", type=Integer(0, 9), default=0, metavar="N",
+                   help="Black starts with N stones on the GTP fixed handicap points (2-9; "
+                   "White moves first; give --komi 0.5 too); the colours still alternate "
+                   "between A and B unless --no-swap")
     p.add_argument("--referee", metavar="COMMAND",
                    help="a GTP engine that scores the games ended by two passes (its "
                    "final_score), e.g. 'gnugo --mode gtp --chinese-rules "
@@ -217,7 +229,7 @@ def _engine(args: argparse.Namespace) -> Any:
     from bitgames.go.mcts import Engine
 
     return Engine(args.level, seed=args.seed, policy=K.POLICIES[args.policy],
-                  threads=args.threads)
+                  dynamic_komi=args.dynamic_komi, threads=args.threads)
 
 
 def cmd_gtp(args: argparse.Namespace) -> int:
@@ -296,9 +308,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def match_kit(size: int = 9, komi: float = 7.5, rules: str = "default",
-              referee: str | None = None) -> Any:
+              referee: str | None = None, handicap: int = 0) -> Any:
     """The :class:`~bitgames.core.match.GameKit` of Go: boards of ``size`` with ``komi``
-    under ``rules``, the built-in engine (options: see ``go match --help``), outside
+    under ``rules`` and ``handicap`` stones for Black (the GTP fixed placement; White then
+    moves first), the built-in engine (options: see ``go match --help``), outside
     engines through :class:`~bitgames.go.gtp.GtpClient`, SGF records; a game ended by
     two passes is scored with dead stones removed (by our playouts, or by the
     ``final_score`` of the GTP engine started with the command ``referee``), a
@@ -307,14 +320,30 @@ def match_kit(size: int = 9, komi: float = 7.5, rules: str = "default",
     >>> kit = match_kit(size=5, komi=0.5)
     >>> kit.new_board().fen(), kit.is_resignation(kit.new_board().parse_move("resign"))
     ('5/5/5/5/5 b - 0 0.5 default', True)
+    >>> match_kit(size=9, komi=0.5, handicap=2).new_board().fen()
+    '9/9/6X2/9/9/9/2X6/9/9 w - 0 0.5 default'
     """
+    from bitgames.core.errors import BitgamesError
     from bitgames.core.match import GameKit
-    from bitgames.go.board import Board
+    from bitgames.go.board import WHITE, Board
+    from bitgames.go.gtp import GtpError, fixed_handicap_points
 
     Board(size=size, komi=komi, rules=rules)  # bad options fail here, before any game
+    stones: list[int] = []
+    if handicap:
+        try:
+            stones = fixed_handicap_points(size, handicap)
+        except GtpError:
+            raise BitgamesError(f"--handicap {handicap}: a {size}x{size} board has no fixed "
+                                "handicap of that many stones (2-9 on odd sizes from 9x9, "
+                                "2-4 on 7x7 and even sizes from 8x8)") from None
 
     def new_board() -> Board:
-        return Board(size=size, komi=komi, rules=rules)
+        board = Board(size=size, komi=komi, rules=rules)
+        if stones:
+            board.setup(stones)
+            board.turn = WHITE
+        return board
 
     final_result = _final_result if referee is None else Referee.shared(referee).final_result
     return GameKit("go", new_board, _match_engine, _match_client, _match_record,
@@ -451,7 +480,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     # for our own count of a game ended by passes) once the players are checked
     return run_match_command(args, "bitgames.go.cli:match_kit",
                              {"size": args.size, "komi": args.komi, "rules": args.rules,
-                              "referee": args.referee})
+                              "referee": args.referee, "handicap": args.handicap})
 
 
 def _playouts(pool: Any, threads: int, kernel_args: tuple[Any, ...], lo: int, hi: int) -> None:

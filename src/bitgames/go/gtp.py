@@ -419,9 +419,13 @@ class GtpClient(GtpController):
             self.command(f"boardsize {board.size}")
             self.command("clear_board")
             self.command(f"komi {board.komi:g}")
-            for points, color in ((board.setup_black, "b"), (board.setup_white, "w")):
-                for p in points:
-                    self.command(f"play {color} {board.vertex(p)}")
+            # handicap stones as handicap stones, so the engine knows it plays a handicap
+            # game (an engine without the command gets them as Black's moves)
+            handicap = " ".join(board.vertex(p) for p in board.setup_black)
+            if not board.handicap or not self.request(f"set_free_handicap {handicap}")[0]:
+                for points, color in ((board.setup_black, "b"), (board.setup_white, "w")):
+                    for p in points:
+                        self.command(f"play {color} {board.vertex(p)}")
             self._game, self._sent, self._time = game, [], None
         for c, m in moves[len(self._sent) :]:
             self.command(f"play {'w' if c else 'b'} {m}")

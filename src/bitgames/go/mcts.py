@@ -519,6 +519,13 @@ def _warmup() -> None:
 
 #: playouts per move at each level, 1 (weakest) to 10; level 5, the default, is the
 #: command line's 10,000
+#: dynamic komi in handicap games: points per handicap stone added to the komi the
+#: playouts are scored with at the first move (:meth:`Engine.search_komi`)
+DYNAMIC_KOMI = 7.0
+#: ... falling linearly to none after this many moves per point of the board (200 moves
+#: on 19x19, 45 on 9x9)
+DYNAMIC_KOMI_SPAN = 0.555
+
 LEVEL_PLAYOUTS = (100, 300, 1_000, 3_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000)
 
 
@@ -580,8 +587,13 @@ class Engine(CoreEngine):
         widen: float = 0.0,
         rave_distance: float = 0.0,
         extend: float = 1.0,
+        dynamic_komi: float = DYNAMIC_KOMI,
         threads: int = 1,
     ) -> None:
+        #: in a handicap game, the points of komi per handicap stone that the search adds
+        #: at the first move, falling to none by :data:`DYNAMIC_KOMI_SPAN` (0: off;
+        #: :meth:`search_komi`)
+        self.dynamic_komi = dynamic_komi
         #: on a clock, how many times the time manager's optimum a move may take while
         #: its best is in doubt (:meth:`_unsettled`); above 1, a move also stops before
         #: the optimum once its most simulated move cannot be overtaken (1, the default:
@@ -629,6 +641,35 @@ class Engine(CoreEngine):
         self._tree_key = None
         self.reused = 0.0
 
+    def search_komi(self, board: Board) -> float:
+        """The komi the search scores its playouts with: the board's, and in a handicap
+        game (:attr:`Board.handicap`) :attr:`dynamic_komi` points more per handicap stone
+        at the first move, falling linearly to none after :data:`DYNAMIC_KOMI_SPAN` moves
+        per point of the board (the linear dynamic komi of Baudiš, "Balancing MCTS by
+        dynamically adjusting the komi value", ICGA Journal 2011).
+
+        MCTS plays for the win rate: given a handicap, the stronger White finds every move
+        losing and the weaker Black every move winning, and either plays as if nothing
+        mattered. With more komi for White early on, White plays for a game it can still
+        catch up and Black for a lead large enough to keep. The win rates the search
+        reports are counted with this komi; the engine does not resign while it takes the
+        handicap (Black with komi above the board's).
+
+        >>> board = Board(size=9, komi=0.5)
+        >>> board.setup(["C3", "G7"])
+        >>> board.turn = WHITE
+        >>> engine = Engine()
+        >>> engine.search_komi(board), engine.search_komi(Board(size=9))
+        (14.5, 7.5)
+        >>> for _ in range(15):
+        ...     board.push(next(iter(board.legal_moves)))
+        >>> round(engine.search_komi(board), 2)  # 15 of the 45 moves: two thirds left
+        9.83
+        """
+        span = DYNAMIC_KOMI_SPAN * board.points
+        left = max(0.0, 1.0 - len(board._stack) / span)
+        return board.komi + self.dynamic_komi * board.handicap * left
+
     def _params(self, board: Board, cleanup: bool = False) -> np.ndarray:
         maxm = self.max_moves or 3 * board.points
         return np.array(
@@ -636,7 +677,7 @@ class Engine(CoreEngine):
                 self.uct,
                 self.rave_bias,
                 self.prior,
-                board.komi,
+                self.search_komi(board),
                 self.expand_at,
                 1.0 if board.rules.ko != "simple" else 0.0,
                 1.0 if board.rules.suicide else 0.0,
@@ -754,7 +795,8 @@ class Engine(CoreEngine):
         if result.move is None:
             result.move = Move.PASS
         elif (allow_resign and not result.move.is_pass and result.score is not None
-              and result.score.value < self.resign and result.nodes >= 200):
+              and result.score.value < self.resign and result.nodes >= 200
+              and (board.turn or self.search_komi(board) <= board.komi)):
             result.move = Move.RESIGN
         elif not result.move.is_pass and not board.is_legal(result.move):
             # never return an illegal move (e.g. a superko repeat missed in the tree)
