@@ -43,7 +43,7 @@ def test_handicap_is_black_setup_stones_alone() -> None:
 def test_dynamic_komi_falls_linearly_to_the_board_komi() -> None:
     """7 points a stone at the first move, none after 0.555 moves a point (44.955 moves on
     9x9, 200.355 on 19x19), by the rule of ``Engine.search_komi``."""
-    engine = Engine()
+    engine = Engine(dynamic_komi=7)
     board = handicap_board()
     komis = []
     for _ in range(60):
@@ -60,7 +60,7 @@ def test_dynamic_komi_falls_linearly_to_the_board_komi() -> None:
     # no handicap, or the option off: the board's komi
     even = Board(size=9, komi=7.5)
     assert engine.search_komi(even) == 7.5
-    assert Engine(dynamic_komi=0).search_komi(handicap_board()) == 0.5
+    assert Engine().search_komi(handicap_board()) == 0.5  # off by default
 
 
 def test_the_search_scores_its_playouts_with_the_dynamic_komi() -> None:
@@ -143,5 +143,5 @@ def test_the_command_line_engine_takes_the_dynamic_komi() -> None:
     from bitgames.go.cli import _engine
 
     parser = build_parser()
-    assert _engine(parser.parse_args(["go", "gtp"])).dynamic_komi == 7.0
-    assert _engine(parser.parse_args(["go", "gtp", "--dynamic-komi", "0"])).dynamic_komi == 0
+    assert _engine(parser.parse_args(["go", "gtp"])).dynamic_komi == 0
+    assert _engine(parser.parse_args(["go", "gtp", "--dynamic-komi", "7"])).dynamic_komi == 7

@@ -55,7 +55,7 @@ players:
                  overtaken stops early (default 1: neither)
   dynamic_komi:X in a handicap game (--handicap), X points of komi more per handicap
                  stone for the search at the first move, none after 45 moves on 9x9
-                 (default 7; 0: off)
+                 (default 0: off; 7 is the usual value)
   cmd:"COMMAND"  any GTP engine, started with COMMAND
 
 Games ended by two passes: our playouts judge which stones are dead, and they misjudge
@@ -102,11 +102,11 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
         default="liberties",
         help="playout policy of the engine (default liberties)",
     )
-    p.add_argument("--dynamic-komi", type=Number(0, 1000), default=7.0, metavar="POINTS",
+    p.add_argument("--dynamic-komi", type=Number(0, 1000), default=0.0, metavar="POINTS",
                    help="in a handicap game, the search counts POINTS of komi more per "
-                   "handicap stone at the first move, none after 45 moves on 9x9 (200 on "
-                   "19x19), so White does not give up and Black keeps a lead (default 7; "
-                   "0: off)")
+                   "handicap stone at the first move (7 is the usual value), none after 45 "
+                   "moves on 9x9 (200 on 19x19), so that White plays for a game it can "
+                   "still catch up and Black for a lead it can keep (default 0: off)")
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:

@@ -519,11 +519,9 @@ def _warmup() -> None:
 
 #: playouts per move at each level, 1 (weakest) to 10; level 5, the default, is the
 #: command line's 10,000
-#: dynamic komi in handicap games: points per handicap stone added to the komi the
-#: playouts are scored with at the first move (:meth:`Engine.search_komi`)
-DYNAMIC_KOMI = 7.0
-#: ... falling linearly to none after this many moves per point of the board (200 moves
-#: on 19x19, 45 on 9x9)
+#: dynamic komi in handicap games (:meth:`Engine.search_komi`): the extra komi falls
+#: linearly to none after this many moves per point of the board (200 moves on 19x19, 45
+#: on 9x9)
 DYNAMIC_KOMI_SPAN = 0.555
 
 LEVEL_PLAYOUTS = (100, 300, 1_000, 3_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000)
@@ -587,12 +585,13 @@ class Engine(CoreEngine):
         widen: float = 0.0,
         rave_distance: float = 0.0,
         extend: float = 1.0,
-        dynamic_komi: float = DYNAMIC_KOMI,
+        dynamic_komi: float = 0.0,
         threads: int = 1,
     ) -> None:
         #: in a handicap game, the points of komi per handicap stone that the search adds
-        #: at the first move, falling to none by :data:`DYNAMIC_KOMI_SPAN` (0: off;
-        #: :meth:`search_komi`)
+        #: at the first move, falling to none by :data:`DYNAMIC_KOMI_SPAN` (0, the
+        #: default: off; on 9x9 with 2 and 3 stones 7 gained nothing measurable, either
+        #: giving the stones or taking them, docs/PERFORMANCE.md; :meth:`search_komi`)
         self.dynamic_komi = dynamic_komi
         #: on a clock, how many times the time manager's optimum a move may take while
         #: its best is in doubt (:meth:`_unsettled`); above 1, a move also stops before
@@ -658,7 +657,7 @@ class Engine(CoreEngine):
         >>> board = Board(size=9, komi=0.5)
         >>> board.setup(["C3", "G7"])
         >>> board.turn = WHITE
-        >>> engine = Engine()
+        >>> engine = Engine(dynamic_komi=7)
         >>> engine.search_komi(board), engine.search_komi(Board(size=9))
         (14.5, 7.5)
         >>> for _ in range(15):
