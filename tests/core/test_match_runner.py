@@ -152,6 +152,19 @@ def test_openings_are_played_with_both_colours() -> None:
         (0, True), (0, False), (1, True), (1, False), (2, True), (2, False)]
 
 
+def test_without_swapping_a_moves_first_from_each_opening_in_turn(tmp_path: Path) -> None:
+    setups = _plan(6, swap=False).setups()
+    assert [(s.opening, s.a_first) for s in setups] == [
+        (0, True), (1, True), (2, True), (3, True), (0, True), (1, True)]
+    # a match saved with colours swapped is not resumed without, nor the other way
+    save = tmp_path / "match.jsonl"
+    run = run_plan(_plan(2, swap=False), KIT, {}, scheduler="serial", save=save)
+    assert [g.a_first for g in run.result.games] == [True, True]
+    assert len(load_saved(save, _plan(2, swap=False))) == 2
+    with pytest.raises(BitgamesError, match="holds another match"):
+        load_saved(save, _plan(2))
+
+
 def test_perfect_beats_random_serially_and_in_processes(tmp_path: Path) -> None:
     serial = run_plan(_plan(), KIT, {}, scheduler="serial", records=tmp_path / "games.txt")
     procs = run_plan(_plan(), KIT, {}, scheduler="processes", workers=2)
