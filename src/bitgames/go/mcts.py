@@ -517,13 +517,13 @@ def _warmup() -> None:
     ownership(board, 2)
 
 
-#: playouts per move at each level, 1 (weakest) to 10; level 5, the default, is the
-#: command line's 10,000
 #: dynamic komi in handicap games (:meth:`Engine.search_komi`): the extra komi falls
 #: linearly to none after this many moves per point of the board (200 moves on 19x19, 45
 #: on 9x9)
 DYNAMIC_KOMI_SPAN = 0.555
 
+#: playouts per move at each level, 1 (weakest) to 10; level 5, the default, is the
+#: command line's 10,000
 LEVEL_PLAYOUTS = (100, 300, 1_000, 3_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000)
 
 
@@ -795,6 +795,7 @@ class Engine(CoreEngine):
             result.move = Move.PASS
         elif (allow_resign and not result.move.is_pass and result.score is not None
               and result.score.value < self.resign and result.nodes >= 200
+              # not as Black while the dynamic komi asks for more than the board's
               and (board.turn or self.search_komi(board) <= board.komi)):
             result.move = Move.RESIGN
         elif not result.move.is_pass and not board.is_legal(result.move):
