@@ -24,8 +24,7 @@ GTP = f'cmd:"{sys.executable} -m bitgames.cli go gtp --playouts 50"'
 def handicap_board(size: int = 9, stones: tuple[str, ...] = ("C3", "G7"),
                    komi: float = 0.5) -> Board:
     board = Board(size=size, komi=komi)
-    board.setup(stones)
-    board.turn = WHITE
+    board.place_handicap(stones)
     return board
 
 

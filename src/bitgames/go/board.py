@@ -277,12 +277,13 @@ class Board(BaseBoard[Move]):
     @property
     def handicap(self) -> int:
         """The handicap stones: Black's setup stones when there are two or more and White
-        has none (GTP ``fixed_handicap``, SGF ``HA`` with ``AB``); otherwise 0.
+        has none (:meth:`place_handicap`, GTP ``fixed_handicap``, SGF ``HA`` with ``AB``);
+        otherwise 0.
 
         >>> board = Board(size=9, komi=0.5)
-        >>> board.setup(["C3", "G7"])
-        >>> board.handicap
-        2
+        >>> board.place_handicap(["C3", "G7"])
+        >>> board.handicap, board.turn == WHITE
+        (2, True)
         """
         if self.setup_white or len(self.setup_black) < 2:
             return 0
@@ -547,6 +548,11 @@ class Board(BaseBoard[Move]):
         self._keys.clear()
         self._seen.clear()
         self._remember()
+
+    def place_handicap(self, stones: Iterable[int | str | Move]) -> None:
+        """Black's handicap stones, before any move; White then moves first."""
+        self.setup(stones)
+        self.turn = WHITE
 
     # ------------------------------------------------------------------ end of game
     def outcome(self) -> Outcome | None:

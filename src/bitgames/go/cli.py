@@ -325,7 +325,7 @@ def match_kit(size: int = 9, komi: float = 7.5, rules: str = "default",
     """
     from bitgames.core.errors import BitgamesError
     from bitgames.core.match import GameKit
-    from bitgames.go.board import WHITE, Board
+    from bitgames.go.board import Board
     from bitgames.go.gtp import GtpError, fixed_handicap_points
 
     Board(size=size, komi=komi, rules=rules)  # bad options fail here, before any game
@@ -341,8 +341,7 @@ def match_kit(size: int = 9, komi: float = 7.5, rules: str = "default",
     def new_board() -> Board:
         board = Board(size=size, komi=komi, rules=rules)
         if stones:
-            board.setup(stones)
-            board.turn = WHITE
+            board.place_handicap(stones)
         return board
 
     final_result = _final_result if referee is None else Referee.shared(referee).final_result

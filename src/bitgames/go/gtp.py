@@ -335,8 +335,7 @@ class GtpSession(Session):
         moves = [self.board.parse_move(v) for v in args]
         if any(m.row < 0 for m in moves) or len(set(moves)) != len(moves):
             raise GtpError("bad vertex list")
-        self.board.setup(moves, [])
-        self.board.turn = WHITE
+        self.board.place_handicap(moves)
         return ""
 
     def cmd_fixed_handicap(self, args: list[str]) -> str:
@@ -421,8 +420,8 @@ class GtpClient(GtpController):
             self.command(f"komi {board.komi:g}")
             # handicap stones as handicap stones, so the engine knows it plays a handicap
             # game (an engine without the command gets them as Black's moves)
-            handicap = " ".join(board.vertex(p) for p in board.setup_black)
-            if not board.handicap or not self.request(f"set_free_handicap {handicap}")[0]:
+            stones = " ".join(board.vertex(p) for p in board.setup_black)
+            if not board.handicap or not self.request(f"set_free_handicap {stones}")[0]:
                 for points, color in ((board.setup_black, "b"), (board.setup_white, "w")):
                     for p in points:
                         self.command(f"play {color} {board.vertex(p)}")

@@ -655,8 +655,7 @@ class Engine(CoreEngine):
         handicap (Black with komi above the board's).
 
         >>> board = Board(size=9, komi=0.5)
-        >>> board.setup(["C3", "G7"])
-        >>> board.turn = WHITE
+        >>> board.place_handicap(["C3", "G7"])
         >>> engine = Engine(dynamic_komi=7)
         >>> engine.search_komi(board), engine.search_komi(Board(size=9))
         (14.5, 7.5)
