@@ -205,3 +205,29 @@ def test_ctrl_c_ends_a_book_build_with_its_work_saved(tmp_path: Path) -> None:
     records = [json.loads(line) for line in out.splitlines()]
     assert records[-1]["stopped"] and records[-1]["added"] == records[-2]["added"] > 0
     assert len(Book.load(path)) == records[-1]["positions"]  # every searched position saved
+
+
+@pytest.mark.usefixtures("compiled")
+def test_a_long_solve_logs_its_progress_at_each_save(tmp_path: Path) -> None:
+    # without a terminal no bar is drawn: the timed saves' lines are a log's progress, with
+    # the nodes so far and what the exact pass has proven (FFO #50: +10, d8 published)
+    import re
+
+    path = tmp_path / "ffo50.npz"
+    with started(["othello", "solve", "--board", FFO50, "--quiet", "--table-bits", "16",
+                  "--table-file", str(path), "--save-every", "0.02"]) as proc:
+        assert proc.stdout is not None
+        lines: list[str] = []
+        while len(lines) < 4 and (line := proc.stdout.readline()):
+            if line.startswith(f"table saved to {path}"):
+                lines.append(line)
+        end = interrupt(proc, timeout=10)
+    assert end.code == 130, end.err
+    nodes = [int(re.search(r"; ([\d,]+) nodes", x).group(1).replace(",", ""))  # type: ignore[union-attr]
+             for x in lines]
+    assert len(nodes) == 4 and nodes == sorted(nodes) and nodes[0] > 0, lines
+    for x in lines:  # a bound shown during the solve holds the exact score
+        if (m := re.search(r"proven: score (>=|<=)? ?([+-]\d+)(?:\.\.([+-]\d+))?", x)):
+            op, a, b = m.group(1), int(m.group(2)), m.group(3)
+            lo, hi = (a, 64) if op == ">=" else (-64, a) if op == "<=" else (a, int(b or a))
+            assert lo <= 10 <= hi, x

@@ -594,19 +594,24 @@ def cmd_solve(args: argparse.Namespace) -> int:
     shown = bar(len(boards), "solve", "position")
     saved = [time.monotonic()]
     drawn = [0.0]
+    solving: list[Board] = []  # the position being solved, while a solve runs
 
     def save_table() -> None:
         start = time.monotonic()
         solver.save_table(args.table_file)
         saved[0] = time.monotonic()
-        write(f"table saved to {args.table_file} ({saved[0] - start:.1f} s)")
+        # in a log (no bar drawn), these lines are a long solve's progress
+        where = "" if not solving else (f"; {solver.progress().nodes:,} nodes"
+                                        + _proven_text(solver.proven(solving[0])))
+        write(f"table saved to {args.table_file} ({saved[0] - start:.1f} s){where}")
 
     def tick() -> None:  # while a solve runs: its pass and nodes, the table now and then
         now = time.monotonic()
         if now - drawn[0] >= 1.0:
             drawn[0] = now
             at = solver.progress()
-            shown.set_postfix_str(f"{at.probability:.0%} pass, {at.nodes / 1e6:,.0f} M nodes")
+            shown.set_postfix_str(f"{at.probability:.0%} pass, {at.nodes / 1e6:,.0f} M nodes"
+                                  + _proven_text(solver.proven(solving[0])))
         if args.table_file is not None and now - saved[0] >= 60 * args.save_every:
             save_table()
 
@@ -617,8 +622,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     on_pass = show_pass if args.passes and not args.json else None
     try:
         for pr, board in boards:
+            solving[:] = [board]
             answer, interrupted = run_stoppable(partial(solver.solve, board, args.mode, on_pass),
                                                 solver.stop, tick)
+            solving.clear()
             assert answer is not None
             result = answer
             total_nodes += result.nodes
