@@ -213,16 +213,18 @@ def test_a_long_solve_logs_its_progress_at_each_save(tmp_path: Path) -> None:
     # the nodes so far and what the exact pass has proven (FFO #50: +10, d8 published)
     import re
 
+    # (on standard error: with --json, standard output holds nothing but JSON)
     path = tmp_path / "ffo50.npz"
-    with started(["othello", "solve", "--board", FFO50, "--quiet", "--table-bits", "16",
+    with started(["othello", "solve", "--board", FFO50, "--json", "--table-bits", "16",
                   "--table-file", str(path), "--save-every", "0.02"]) as proc:
-        assert proc.stdout is not None
+        assert proc.stderr is not None
         lines: list[str] = []
-        while len(lines) < 4 and (line := proc.stdout.readline()):
+        while len(lines) < 4 and (line := proc.stderr.readline()):
             if line.startswith(f"table saved to {path}"):
                 lines.append(line)
         end = interrupt(proc, timeout=10)
     assert end.code == 130, end.err
+    assert [json.loads(x)["stopped"] for x in end.out.splitlines()] == [True, True]
     nodes = [int(re.search(r"; ([\d,]+) nodes", x).group(1).replace(",", ""))  # type: ignore[union-attr]
              for x in lines]
     assert len(nodes) == 4 and nodes == sorted(nodes) and nodes[0] > 0, lines

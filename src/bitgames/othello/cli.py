@@ -574,13 +574,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if not problems:
         raise ValueError("nothing to solve: give files, --board or --ffo")
     boards = [(pr, Board(pr.board)) for pr in problems]  # check all input first
-    from bitgames.core.progress import bar, write
+    from bitgames.core.progress import bar, note, write
     from bitgames.othello.solver import SelectivePass, Solver
 
     solver = Solver(args.table_bits, threads=args.threads)
     if args.table_file is not None and Path(args.table_file).exists():
         solver.load_table(args.table_file)
-        write(f"table: {args.table_file}, {len(solver.table):,} entries, from an earlier run")
+        note(f"table: {args.table_file}, {len(solver.table):,} entries, from an earlier run")
 
     from bitgames.core.jit import ensure_warm
 
@@ -600,10 +600,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
         start = time.monotonic()
         solver.save_table(args.table_file)
         saved[0] = time.monotonic()
-        # in a log (no bar drawn), these lines are a long solve's progress
+        # on standard error with the log lines, not among the results (--json); in a log
+        # (no bar drawn), these lines are a long solve's progress
         where = "" if not solving else (f"; {solver.progress().nodes:,} nodes"
                                         + _proven_text(solver.proven(solving[0])))
-        write(f"table saved to {args.table_file} ({saved[0] - start:.1f} s){where}")
+        note(f"table saved to {args.table_file} ({saved[0] - start:.1f} s){where}")
 
     def tick() -> None:  # while a solve runs: its pass and nodes, the table now and then
         now = time.monotonic()
