@@ -209,11 +209,11 @@ def test_ctrl_c_ends_a_book_build_with_its_work_saved(tmp_path: Path) -> None:
 
 @pytest.mark.usefixtures("compiled")
 def test_a_long_solve_logs_its_progress_at_each_save(tmp_path: Path) -> None:
-    # without a terminal no bar is drawn: the timed saves' lines are a log's progress, with
-    # the nodes so far and what the exact pass has proven (FFO #50: +10, d8 published)
+    # without a terminal no bar is drawn: the timed saves' lines (on standard error: with
+    # --json, standard output holds nothing but JSON) are a log's progress, with the nodes
+    # so far and what the exact pass has proven (FFO #50: +10, d8 published)
     import re
 
-    # (on standard error: with --json, standard output holds nothing but JSON)
     path = tmp_path / "ffo50.npz"
     with started(["othello", "solve", "--board", FFO50, "--json", "--table-bits", "16",
                   "--table-file", str(path), "--save-every", "0.02"]) as proc:

@@ -596,23 +596,25 @@ def cmd_solve(args: argparse.Namespace) -> int:
     drawn = [0.0]
     solving: list[Board] = []  # the position being solved, while a solve runs
 
+    def proven_so_far() -> str:
+        return _proven_text(solver.proven(solving[0])) if solving else ""
+
     def save_table() -> None:
         start = time.monotonic()
         solver.save_table(args.table_file)
         saved[0] = time.monotonic()
         # on standard error with the log lines, not among the results (--json); in a log
         # (no bar drawn), these lines are a long solve's progress
-        where = "" if not solving else (f"; {solver.progress().nodes:,} nodes"
-                                        + _proven_text(solver.proven(solving[0])))
+        where = f"; {solver.progress().nodes:,} nodes{proven_so_far()}" if solving else ""
         note(f"table saved to {args.table_file} ({saved[0] - start:.1f} s){where}")
 
     def tick() -> None:  # while a solve runs: its pass and nodes, the table now and then
         now = time.monotonic()
-        if now - drawn[0] >= 1.0:
+        if now - drawn[0] >= 1.0 and not shown.disable:  # (no bar drawn: nothing to show)
             drawn[0] = now
             at = solver.progress()
             shown.set_postfix_str(f"{at.probability:.0%} pass, {at.nodes / 1e6:,.0f} M nodes"
-                                  + _proven_text(solver.proven(solving[0])))
+                                  + proven_so_far())
         if args.table_file is not None and now - saved[0] >= 60 * args.save_every:
             save_table()
 
