@@ -52,6 +52,9 @@ def test_help_does_not_import_numba() -> None:
         (["othello", "solve"], "nothing to solve"),
         (["othello", "solve", "--ffo", "70-90"], "1-79"),
         (["othello", "solve", "/nonexistent/file.obf"], "No such file"),
+        (["othello", "solve", "--ffo", "1", "--moves", "a1"], "a1 is not a legal move"),
+        (["othello", "solve", "--ffo", "1", "--mode", "wld", "--window", "0,1"],
+         "--window is for exact"),
     ],
 )
 def test_errors_are_one_line(argv: list[str], fragment: str) -> None:
@@ -90,6 +93,24 @@ def test_solve_ffo_text(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "#2: 14 empties, score +10, best a4" in out and "2/2 match" in out
     assert "a b c d e f g h" in out
+
+
+def test_solve_every_move_in_a_window(capsys: pytest.CaptureFixture[str]) -> None:
+    """FFO #1's published move scores: g8 +18, h1 +12, h7 and a2 +6, a3 +4, b1 -4, a4 -22,
+    g2 -24. In the window 5..7 a move scoring +6 is found exactly, the others bounded."""
+    assert main(["othello", "solve", "--ffo", "1", "--moves", "all", "--window", "5,7",
+                 "--json"]) == 0
+    records = [json.loads(x) for x in capsys.readouterr().out.strip().splitlines()]
+    moves = {r["name"].split()[1]: r for r in records[:-1]}
+    assert sorted(moves) == ["a2", "a3", "a4", "b1", "g2", "g8", "h1", "h7"]
+    assert all(r["matches"] and r["pv"][0] == move for move, r in moves.items())
+    assert {m for m, r in moves.items() if r["bound"] == "exact"} == {"h7", "a2"}
+    assert moves["h7"]["score"] == 6
+    assert {m for m, r in moves.items() if r["bound"] == "lower"} == {"g8", "h1"}
+    assert all(7 <= moves[m]["score"] for m in ("g8", "h1"))
+    assert all(moves[m]["bound"] == "upper" and moves[m]["score"] <= 5
+               for m in ("a3", "b1", "a4", "g2"))
+    assert records[-1]["matched"] == records[-1]["checked"] == 8
 
 
 def test_solve_on_two_threads(capsys: pytest.CaptureFixture[str]) -> None:

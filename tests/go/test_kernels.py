@@ -236,7 +236,12 @@ def test_random_move_is_uniform_over_legal_non_eye_moves() -> None:
     assert 3 <= len(allowed) < empties  # some empty points are excluded
     n = 40_000
     out = np.zeros(n, np.int64)
-    K.first_moves(board._g, board._s, n, U(99), out)
+    first = np.zeros(1, np.int32)
+    amaf = np.zeros(81, np.int8)
+    for i in range(n):  # one playout move at a time, each from its own random stream
+        K.playout(board._g, K.copy_state(board._s), R.new_state(int(R.stream_seed(U(99), i))),
+                  1, amaf, first, K.LIGHT, K.NO_WEIGHTS, K.NO_REPLIES)
+        out[i] = first[0]
     counts = np.bincount(out, minlength=81)
     assert set(np.flatnonzero(counts)) == allowed
     expected = n / len(allowed)

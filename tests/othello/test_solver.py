@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,8 +12,6 @@ from bitgames.othello.board import BLACK, Board
 from bitgames.othello.obf import Problem, ffo_problems
 from bitgames.othello.solver import EXACT, SELECTIVE_MIN, SelectivePass, Solver, solve, tt_depth
 from tests.othello import reference_rules as ref
-
-MOVE_SCORES = Path(__file__).with_name("ffo_move_scores.txt")
 
 
 @pytest.fixture(scope="module")
@@ -52,26 +49,66 @@ def test_ffo_20_39(solver: Solver, problem: Problem) -> None:
     _check_problem(solver, problem)
 
 
-def _move_scores() -> list[tuple[str, dict[str, int]]]:
-    boards = {p.name[1:]: p.board for p in ffo_problems(1, 7)}
-    out = []
-    for line in MOVE_SCORES.read_text().splitlines():
-        fields = line.split()
-        if fields and fields[0] in boards:
-            scores = {m.split(":")[0].lower(): int(m.split(":")[1]) for m in fields[2:]}
-            out.append((boards[fields[0]], scores))
-    return out
-
-
-@pytest.mark.parametrize("board_text, scores", _move_scores())
-def test_every_move_score(solver: Solver, board_text: str, scores: dict[str, int]) -> None:
-    """The exact score of every legal move (published with the FFO positions, Edax .obf)."""
-    board = Board(board_text)
+@pytest.mark.parametrize("problem", ffo_problems(1, 7), ids=lambda p: p.name)
+def test_every_move_score(solver: Solver, problem: Problem) -> None:
+    """The exact score of every legal move (published with the FFO positions, Edax .obf),
+    solved after the move and through ``move=``."""
+    board = Board(problem.board)
+    scores = problem.move_scores
     assert sorted(str(m) for m in board.legal_moves) == sorted(scores)
     for move, want in scores.items():
         board.push(move)
         assert -solver.solve(board).score == want, move
         board.pop()
+        result = solver.solve(board, move=move)
+        assert (result.score, result.bound, result.pv[0]) == (want, "exact", move)
+        _check_pv(board, result.pv, want)
+
+
+@pytest.mark.parametrize("problem", ffo_problems(1, 3), ids=lambda p: p.name)
+def test_a_window_bounds_every_move_score(problem: Problem) -> None:
+    """Solved in a window, each move's published score lies within the bound found: inside
+    the window exactly, below it an upper bound, above it a lower one (fail-soft: the
+    bound may be tighter than the window's edge, never on the wrong side of the score)."""
+    board = Board(problem.board)
+    for move, want in problem.move_scores.items():
+        for lo, hi, bound in ((want - 1, want + 1, "exact"), (want, want + 1, "upper"),
+                              (want + 2, want + 6, "upper"), (want - 1, want, "lower"),
+                              (want - 7, want - 3, "lower")):
+            if not -64 <= lo < hi <= 64:
+                continue
+            result = Solver(table_bits=16).solve(board, window=(lo, hi), move=move)
+            assert result.bound == bound, (move, lo, hi)
+            if bound == "exact":
+                assert result.score == want
+            elif bound == "upper":
+                assert want <= result.score <= lo
+            else:
+                assert hi <= result.score <= want
+
+
+def test_a_window_far_from_the_score_with_selective_passes() -> None:
+    """From 22 empties the selective passes narrow the window around each pass's score:
+    a window far from the score (FFO #47, +4, 25 empties) must stay a window, and every
+    pass's bound lie on the right side of the published score."""
+    problem = ffo_problems(47, 47)[0]
+    board = Board(problem.board)
+    for lo, hi, bound in ((10, 11, "upper"), (-12, -9, "lower"), (3, 5, "exact")):
+        result = Solver(table_bits=18).solve(board, window=(lo, hi))
+        assert len(result.passes) == EXACT
+        assert result.bound == bound
+        want = problem.expected_score
+        assert want is not None
+        assert (result.score == want if bound == "exact" else
+                want <= result.score <= lo if bound == "upper" else hi <= result.score <= want)
+
+
+def test_a_window_needs_the_exact_mode_and_a_low_below_the_high(solver: Solver) -> None:
+    board = Board(ffo_problems(1, 1)[0].board)
+    with pytest.raises(ValueError, match="window"):
+        solver.solve(board, mode="wld", window=(0, 1))
+    with pytest.raises(ValueError, match="bad window"):
+        solver.solve(board, window=(3, 3))
 
 
 @pytest.mark.parametrize("problem", ffo_problems(1, 19), ids=lambda p: p.name)

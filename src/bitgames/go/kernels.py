@@ -1254,21 +1254,6 @@ def _playout_range(
         moves[i] = s[8][M_MOVES] - s0[8][M_MOVES]
 
 
-@jit.njit(nogil=True)
-def first_moves(g: Any, s0: Any, n: int, seed: np.uint64, out: np.ndarray) -> None:
-    """The playout policy's first move from ``s0`` with ``n`` different random streams
-    (``stream_seed(seed, i)``), written to ``out[i]`` (for the uniformity test)."""
-    s = copy_state_kernel(s0)
-    amaf = np.zeros(s0[0].shape[0], np.int8)
-    trace = np.zeros(1, np.int32)
-    rng = np.zeros(1, np.uint64)
-    for i in range(n):
-        _copy_into(s, s0)
-        rng[0] = stream_seed(seed, i)
-        playout(g, s, rng, 1, amaf, trace, LIGHT, NO_WEIGHTS, NO_REPLIES)
-        out[i] = trace[0]
-
-
 @jit.njit(nogil=True, parallel=True)
 def playouts_parallel(
     g: Any,

@@ -141,6 +141,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    "on from the last save when the command is run again")
     s.add_argument("--save-every", metavar="MINUTES", type=Number(above=0.0), default=10.0,
                    help="minutes between saves of --table-file during a solve (10)")
+    s.add_argument("--moves", metavar="MOVES", type=_move_list,
+                   help="solve these moves of each position (a1,b2,... or 'all'), one line "
+                   "each, their scores from the position's side to move")
+    s.add_argument("--window", metavar="LOW,HIGH", type=_window,
+                   help="exact mode: only find whether each score is at most LOW (score <= "
+                   "...), at least HIGH (score >= ...) or which score between them it is: "
+                   "8,9 asks 'above +8?', and proves less and costs less than the score")
     add_threads_option(s)
     add_json_flag(s)
     s.set_defaults(func=cmd_solve)
@@ -556,6 +563,63 @@ def cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _window(text: str) -> tuple[int, int]:
+    """``--window LOW,HIGH``: two scores, -64 <= LOW < HIGH <= +64.
+
+    >>> _window("8,9"), _window("-10,+10")
+    ((8, 9), (-10, 10))
+    >>> _window("9,8")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected LOW,HIGH with -64 <= LOW < HIGH <= 64, got '9,8'
+    """
+    parts = text.split(",")
+    try:
+        lo, hi = (Integer(-64, 64)(part) for part in parts) if len(parts) == 2 else (0, 0)
+    except argparse.ArgumentTypeError:
+        lo = hi = 0
+    if not lo < hi:
+        raise argparse.ArgumentTypeError(
+            f"expected LOW,HIGH with -64 <= LOW < HIGH <= 64, got {text!r}")
+    return lo, hi
+
+
+def _move_list(text: str) -> list[str]:
+    """``--moves``: move names (checked against each position later), or ['all'].
+
+    >>> _move_list("A7,c8"), _move_list("all")
+    (['a7', 'c8'], ['all'])
+    """
+    if text.strip().lower() == "all":
+        return ["all"]
+    from bitgames.othello.board import Move
+
+    names = [part.strip().lower() for part in text.split(",")]
+    for name in names:
+        try:
+            Move.from_str(name)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected moves such as a7,c8 or 'all', got {name!r}") from None
+    return names
+
+
+def _moves_to_solve(problem: Any, board: Any, moves: list[str] | None) -> list[str | None]:
+    """What ``othello solve`` solves of a position: the position itself ([None]) without
+    ``--moves``, else each move named (every legal move for 'all'), checked to be legal."""
+    if moves is None:
+        return [None]
+    if not board.legal_moves:
+        raise ValueError(f"{problem.name}: no move to solve, the game is over")
+    if moves == ["all"]:
+        return [str(m) for m in board.legal_moves]
+    for name in moves:
+        if not board.is_legal(name):
+            legal = ",".join(str(m) for m in board.legal_moves)
+            raise ValueError(f"{problem.name}: {name} is not a legal move here (legal: {legal})")
+    return list(moves)
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     from bitgames.othello.board import Board
     from bitgames.othello.obf import Problem, ffo_problems, parse_range, read_problems
@@ -573,9 +637,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 problems += read_problems(handle, path)
     if not problems:
         raise ValueError("nothing to solve: give files, --board or --ffo")
-    boards = [(pr, Board(pr.board)) for pr in problems]  # check all input first
+    if args.window is not None and args.mode != "exact":
+        raise ValueError("--window is for exact solves (win/loss/draw is the window -1,+1)")
+    jobs = [(pr, board, move) for pr, board in ((pr, Board(pr.board)) for pr in problems)
+            for move in _moves_to_solve(pr, board, args.moves)]  # check all input first
     from bitgames.core.progress import bar, note, write
-    from bitgames.othello.solver import SelectivePass, Solver
+    from bitgames.othello.solver import Proven, SelectivePass, Solver
 
     solver = Solver(args.table_bits, threads=args.threads)
     if args.table_file is not None and Path(args.table_file).exists():
@@ -591,13 +658,22 @@ def cmd_solve(args: argparse.Namespace) -> int:
     total_nodes, total_time, checked, matched = 0, 0.0, 0, 0
     interrupted = False
     solved = 0
-    shown = bar(len(boards), "solve", "position")
+    shown = bar(len(jobs), "solve", "position" if args.moves is None else "move")
     saved = [time.monotonic()]
     drawn = [0.0]
-    solving: list[Board] = []  # the position being solved, while a solve runs
+    solving: list[tuple[Board, str | None]] = []  # what a running solve solves
+    drawn_for: list[Any] = []  # the problems whose board is drawn
+
+    def proven_of(board: Board, move: str | None) -> Proven:
+        if move is None:
+            return solver.proven(board)
+        child = board.copy(stack=False)
+        child.push(move)
+        known = solver.proven(child)  # the opponent's view: turned round
+        return Proven(-known.upper, -known.lower, None)
 
     def proven_so_far() -> str:
-        return _proven_text(solver.proven(solving[0])) if solving else ""
+        return _proven_text(proven_of(*solving[0])) if solving else ""
 
     def save_table() -> None:
         start = time.monotonic()
@@ -624,10 +700,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     on_pass = show_pass if args.passes and not args.json else None
     try:
-        for pr, board in boards:
-            solving[:] = [board]
-            answer, interrupted = run_stoppable(partial(solver.solve, board, args.mode, on_pass),
-                                                solver.stop, tick)
+        for pr, board, move in jobs:
+            solving[:] = [(board, move)]
+            answer, interrupted = run_stoppable(
+                partial(solver.solve, board, args.mode, on_pass, args.window, move),
+                solver.stop, tick)
             solving.clear()
             assert answer is not None
             result = answer
@@ -636,25 +713,27 @@ def cmd_solve(args: argparse.Namespace) -> int:
             if not result.stopped:
                 shown.update(1)
             shown.set_postfix_str(f"{total_nodes / max(total_time, 1e-9) / 1e6:.1f} M nodes/s")
+            name = pr.name if move is None else f"{pr.name} {move}"
             if result.stopped:
                 last = result.passes[-1] if result.passes else None
-                known = solver.proven(board)
-                emit({"name": pr.name, "stopped": True, "nodes": result.nodes,
+                known = proven_of(board, move)
+                emit({"name": name, "stopped": True, "nodes": result.nodes,
                       "time": round(result.time, 6), "passes": result.to_dict()["passes"],
                       "proven": known._asdict()},
                      args.json,
-                     f"{pr.name}: stopped after {result.nodes:,} nodes, {result.time:.3f} s"
+                     f"{name}: stopped after {result.nodes:,} nodes, {result.time:.3f} s"
                      + ("" if last is None else f"; at {last.probability:.0%}: score "
                         f"{last.score:+d}, best {last.best_move}")
                      + _proven_text(known)
                      + ("" if args.table_file is None else
                         f"; run the command again to go on from {args.table_file}"))
                 break
-            record, text, ok = _solve_report(pr, result, args.mode)
+            record, text, ok = _solve_report(pr, result, args.mode, move)
             if ok is not None:
                 checked += 1
                 matched += ok
-            if not args.quiet and not args.json:
+            if not args.quiet and not args.json and pr not in drawn_for:
+                drawn_for.append(pr)  # (a position's board once, before its first move)
                 write(board.grid())
             emit(record, args.json, text)
             solved += 1
@@ -675,7 +754,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if interrupted:
         summary["stopped"] = True
     emit(summary, args.json,
-         f"total: {solved} positions{' (stopped)' if interrupted else ''}, {total_nodes:,} "
+         f"total: {solved} {'positions' if args.moves is None else 'moves'}"
+         f"{' (stopped)' if interrupted else ''}, {total_nodes:,} "
          f"nodes, {total_time:.3f} s, {rate / 1e6:.1f} M nodes/s"
          + (f", {matched}/{checked} match" if checked else ""))
     if interrupted:
@@ -702,25 +782,32 @@ def _proven_text(known: Any) -> str:
     return ""
 
 
-def _solve_report(problem: Any, result: Any, mode: str
+def _solve_report(problem: Any, result: Any, mode: str, move: str | None = None
                   ) -> tuple[dict[str, Any], str, bool | None]:
-    """The JSON record and the line of a solved position, and whether the answer is the
-    expected one (None: the input gives none)."""
-    record = {"name": problem.name, **result.to_dict()}
+    """The JSON record and the line of a solved position (or of its ``move``), and whether
+    the answer is the expected one (None: the input gives none). A score in a window's
+    bound matches when the expected score lies within the bound."""
+    name = problem.name if move is None else f"{problem.name} {move}"
+    record = {"name": name, **result.to_dict()}
+    expected = problem.expected_score if move is None else problem.move_scores.get(move)
+    best = problem.expected_moves if move is None else ()
     ok = None
     verdict = ""
-    if problem.expected_score is not None:
-        want = problem.expected_score
-        if mode == "wld":
-            want = (want > 0) - (want < 0)
-        ok = result.score == want and (mode == "wld" or not problem.expected_moves
-                                       or result.best_move in problem.expected_moves)
-        record["expected_score"] = problem.expected_score
-        record["expected_moves"] = list(problem.expected_moves)
+    if expected is not None:
+        want = expected if mode == "exact" else (expected > 0) - (expected < 0)
+        if result.bound == "upper":
+            ok = want <= result.score
+        elif result.bound == "lower":
+            ok = want >= result.score
+        else:
+            ok = result.score == want and (mode == "wld" or not best
+                                           or result.best_move in best)
+        record["expected_score"] = expected
+        record["expected_moves"] = list(best)
         record["matches"] = ok
-        verdict = "  ok" if ok else (f"  MISMATCH (expected {problem.expected_score:+d} "
-                                     f"{','.join(problem.expected_moves)})")
-    text = (f"{problem.name}: {result.empties} empties, score {result.score:+d}"
+        verdict = "  ok" if ok else f"  MISMATCH (expected {expected:+d} {','.join(best)})"
+    relation = {"upper": "<= ", "lower": ">= "}.get(result.bound, "")
+    text = (f"{name}: {result.empties} empties, score {relation}{result.score:+d}"
             + (f" ({result.outcome})" if mode == "wld" else "")
             + f", best {result.best_move}, pv {' '.join(result.pv)}, {result.nodes:,} nodes, "
             f"{result.time:.3f} s, {result.nodes_per_second / 1e6:.1f} M nodes/s{verdict}")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import TextIO
 
@@ -31,6 +31,9 @@ class Problem:
     board: str
     expected_score: int | None = None
     expected_moves: tuple[str, ...] = ()
+    #: the expected exact score of each move given (OBF move scores; the FFO suite's
+    #: published scores of every legal move)
+    move_scores: dict[str, int] = field(default_factory=dict)
 
     def is_answer(self, score: int, move: str) -> bool:
         """Whether ``score`` is the expected one and ``move`` one of the best moves.
@@ -66,7 +69,7 @@ def read_problems(handle: TextIO, source: str) -> Iterator[Problem]:
                     raise ValueError(f"{where}: bad move score {item!r}") from None
             best = max(scores.values()) if scores else None
             moves = tuple(m for m, v in scores.items() if v == best)
-            yield Problem(where, board, best, moves)
+            yield Problem(where, board, best, moves, scores)
             continue
         fields = text.split()
         if len(fields) == 5 and fields[0].isdigit():
@@ -93,9 +96,19 @@ def parse_range(text: str) -> tuple[int, int]:
 
 
 def ffo_problems(lo: int, hi: int) -> list[Problem]:
-    """The shipped FFO positions #lo..#hi (1-79) with their published answers."""
+    """The shipped FFO positions #lo..#hi (1-79) with their published answers: the score,
+    the best moves and the score of every legal move.
+
+    >>> ffo_problems(78, 78)[0].move_scores["a7"]
+    6
+    """
     if hi > 79:
         raise ValueError(f"the FFO suite has positions 1-79, not {hi}")
-    text = resources.files("bitgames.othello").joinpath("data/ffo.txt").read_text()
-    problems = list(read_problems(io.StringIO(text), "ffo.txt"))
+    data = resources.files("bitgames.othello").joinpath("data")
+    problems = list(read_problems(io.StringIO(data.joinpath("ffo.txt").read_text()), "ffo.txt"))
+    # ffo_moves.txt: "<id> <empties> <MOVE>:<score> ..." per position
+    for line in data.joinpath("ffo_moves.txt").read_text().splitlines():
+        number, _, *scores = line.split()
+        problems[int(number) - 1].move_scores = {
+            item.split(":")[0].lower(): int(item.split(":")[1]) for item in scores}
     return [pr for pr in problems if lo <= int(pr.name[1:]) <= hi]

@@ -46,7 +46,7 @@ import functools
 import math
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -915,6 +915,9 @@ class SolveResult:
     ``stopped``: :meth:`Solver.stop` ended the solve first (``nodes`` and ``time`` are
     what it spent; the score, moves and outcome mean nothing, but ``passes`` holds the
     selective passes it finished). ``passes``: the selective passes before the exact one.
+    ``bound``: ``"exact"``, or for a solve in a window (:meth:`Solver.solve`) that the
+    score fell outside, ``"upper"`` (the exact score is at most ``score``) or ``"lower"``
+    (at least ``score``).
     """
 
     board: str
@@ -928,6 +931,7 @@ class SolveResult:
     outcome: str = field(default="")
     stopped: bool = False
     passes: list[SelectivePass] = field(default_factory=list)
+    bound: str = "exact"
 
     @property
     def nodes_per_second(self) -> float:
@@ -1079,7 +1083,10 @@ class Solver:
             self._level = sel
             lo, hi = alpha, beta
             if sel > first:  # a window around the last pass's score, widened if it fails
-                lo, hi = max(alpha, value - ASPIRATION), min(beta, value + ASPIRATION)
+                # (a fail-soft score beyond the window counts as the window's edge, so that
+                # the aspiration window stays inside it and is never empty)
+                centre = min(max(value, alpha), beta)
+                lo, hi = max(alpha, centre - ASPIRATION), min(beta, centre + ASPIRATION)
             value, length = self._pass(mover, other, lo, hi, empties, sel, pv, stats)
             if value <= lo and lo > alpha and not stats[STOP]:
                 value, length = self._pass(mover, other, alpha, value + 1, empties, sel, pv, stats)
@@ -1109,18 +1116,61 @@ class Solver:
         return int(score), int(length)
 
     def solve(self, board: Any, mode: str = "exact",
-              on_pass: Callable[[SelectivePass], None] | None = None) -> SolveResult:
+              on_pass: Callable[[SelectivePass], None] | None = None,
+              window: tuple[int, int] | None = None, move: Any = None) -> SolveResult:
         """Solve a :class:`~bitgames.othello.board.Board` exactly or as win/loss/draw;
-        ``on_pass`` hears of each selective pass as it ends (a long solve's progress)."""
+        ``on_pass`` hears of each selective pass as it ends (a long solve's progress).
+
+        ``window=(lo, hi)`` (exact mode): only tell whether the score is at most ``lo``,
+        at least ``hi``, or which score between them it is (``bound`` in the result),
+        which proves less and costs less than the exact score: ``(8, 9)`` asks whether
+        the score is above +8. ``move``: solve the position after that move (a name such
+        as ``"a7"``, or a :class:`~bitgames.othello.board.Move`), its score, line and
+        passes still from ``board``'s side to move, the line starting with the move.
+
+        >>> from bitgames.othello.board import Board
+        >>> board = Board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")
+        >>> solver = Solver(table_bits=12)
+        >>> solver.solve(board).score  # exact: +18, by g8
+        18
+        >>> above = solver.solve(board, window=(10, 11))
+        >>> above.bound, above.score >= 11
+        ('lower', True)
+        >>> after = solver.solve(board, move="h1")  # the published score of h1 is +12
+        >>> after.score, after.pv[0]
+        (12, 'h1')
+        """
         from bitgames.othello.board import square_name
 
         if mode not in ("exact", "wld"):
             raise ValueError(f"unknown solve mode {mode!r} (expected 'exact' or 'wld')")
+        if window is not None:
+            if mode != "exact":
+                raise ValueError("a window is for exact solves (win/loss/draw is the window "
+                                 "-1..+1)")
+            lo, hi = window
+            if not -64 <= lo < hi <= 64:
+                raise ValueError(f"bad window {lo:+d}..{hi:+d}: expected -64 <= low < high "
+                                 "<= +64")
+        if move is not None:
+            played = str(board.parse_move(str(move)))
+            child = board.copy(stack=False)
+            child.push(played)
+            flipped = None if window is None else (-window[1], -window[0])
+            after = self.solve(child, mode, None if on_pass is None else
+                               lambda done: on_pass(_after(done, played)), flipped)
+            return replace(after, board=board.fen(), empties=board.empties(),
+                           score=-after.score, best_move=played, pv=[played, *after.pv],
+                           outcome=_OPPOSITE.get(after.outcome, after.outcome),
+                           bound=_OPPOSITE.get(after.bound, after.bound),
+                           passes=[_after(done, played) for done in after.passes])
         p, o = board.bitboards()
         pv = np.zeros(130, dtype=np.int64)
         stats = self.stats
         stats[NODES] = 0
         alpha, beta = (-INF, INF) if mode == "exact" else (-1, 1)
+        if window is not None:
+            alpha, beta = window
         start = time.perf_counter()
         passes: list[SelectivePass] = []
 
@@ -1139,6 +1189,9 @@ class Solver:
         if stopped:
             length = 0
         moves = [square_name(int(s)) for s in pv[:length]]
+        bound = "upper" if score <= alpha else "lower" if score >= beta else "exact"
+        if mode == "wld" or window is None:
+            bound = "exact"  # (no window of its own: the score is exact, or its sign is)
         outcome = "win" if score > 0 else "loss" if score < 0 else "draw"
         if mode == "wld":
             score = (score > 0) - (score < 0)
@@ -1154,7 +1207,17 @@ class Solver:
             outcome=outcome,
             stopped=stopped,
             passes=passes,
+            bound=bound,
         )
+
+
+#: win and loss, upper and lower bound, seen from the other side
+_OPPOSITE = {"win": "loss", "loss": "win", "upper": "lower", "lower": "upper"}
+
+
+def _after(done: SelectivePass, move: str) -> SelectivePass:
+    """A selective pass of the position after ``move``, seen from before it."""
+    return replace(done, score=-done.score, pv=[move, *done.pv])
 
 
 def solve(board: Any, mode: str = "exact", table_bits: int = 21) -> SolveResult:
