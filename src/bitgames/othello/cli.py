@@ -573,10 +573,9 @@ def _window(text: str) -> tuple[int, int]:
     ...
     argparse.ArgumentTypeError: expected LOW,HIGH with -64 <= LOW < HIGH <= 64, got '9,8'
     """
-    parts = text.split(",")
     try:
-        lo, hi = (Integer(-64, 64)(part) for part in parts) if len(parts) == 2 else (0, 0)
-    except argparse.ArgumentTypeError:
+        lo, hi = (Integer(-64, 64)(part) for part in text.split(","))
+    except (ValueError, argparse.ArgumentTypeError):  # not two parts, or not scores
         lo = hi = 0
     if not lo < hi:
         raise argparse.ArgumentTypeError(
@@ -642,7 +641,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     jobs = [(pr, board, move) for pr, board in ((pr, Board(pr.board)) for pr in problems)
             for move in _moves_to_solve(pr, board, args.moves)]  # check all input first
     from bitgames.core.progress import bar, note, write
-    from bitgames.othello.solver import Proven, SelectivePass, Solver
+    from bitgames.othello.solver import SelectivePass, Solver
 
     solver = Solver(args.table_bits, threads=args.threads)
     if args.table_file is not None and Path(args.table_file).exists():
@@ -662,18 +661,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     saved = [time.monotonic()]
     drawn = [0.0]
     solving: list[tuple[Board, str | None]] = []  # what a running solve solves
-    drawn_for: list[Any] = []  # the problems whose board is drawn
-
-    def proven_of(board: Board, move: str | None) -> Proven:
-        if move is None:
-            return solver.proven(board)
-        child = board.copy(stack=False)
-        child.push(move)
-        known = solver.proven(child)  # the opponent's view: turned round
-        return Proven(-known.upper, -known.lower, None)
+    last_drawn = None  # the problem whose board was drawn last
 
     def proven_so_far() -> str:
-        return _proven_text(proven_of(*solving[0])) if solving else ""
+        return _proven_text(solver.proven(*solving[0])) if solving else ""
 
     def save_table() -> None:
         start = time.monotonic()
@@ -716,7 +707,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             name = pr.name if move is None else f"{pr.name} {move}"
             if result.stopped:
                 last = result.passes[-1] if result.passes else None
-                known = proven_of(board, move)
+                known = solver.proven(board, move)
                 emit({"name": name, "stopped": True, "nodes": result.nodes,
                       "time": round(result.time, 6), "passes": result.to_dict()["passes"],
                       "proven": known._asdict()},
@@ -732,8 +723,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             if ok is not None:
                 checked += 1
                 matched += ok
-            if not args.quiet and not args.json and pr not in drawn_for:
-                drawn_for.append(pr)  # (a position's board once, before its first move)
+            if not args.quiet and not args.json and pr is not last_drawn:
+                last_drawn = pr  # (a position's board once, before its first move)
                 write(board.grid())
             emit(record, args.json, text)
             solved += 1

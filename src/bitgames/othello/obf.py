@@ -44,6 +44,20 @@ class Problem:
         return score == self.expected_score and move in self.expected_moves
 
 
+def _move_scores(items: list[str], where: str) -> dict[str, int]:
+    """``MOVE:score`` items (blank ones skipped) as a dict of lower-case move names."""
+    scores: dict[str, int] = {}
+    for item in items:
+        if not item:
+            continue
+        try:
+            move, value = item.split(":")
+            scores[move.strip().lower()] = int(value)
+        except ValueError:
+            raise ValueError(f"{where}: bad move score {item!r}") from None
+    return scores
+
+
 def read_problems(handle: TextIO, source: str) -> Iterator[Problem]:
     """Read positions from OBF lines or FFO-suite lines (``id board side score moves``).
 
@@ -58,15 +72,7 @@ def read_problems(handle: TextIO, source: str) -> Iterator[Problem]:
         where = f"{source}:{number}"
         if ";" in text:
             board, *rest = (part.strip() for part in text.split(";"))
-            scores: dict[str, int] = {}
-            for item in rest:
-                if not item:
-                    continue
-                try:
-                    move, value = item.split(":")
-                    scores[move.strip().lower()] = int(value)
-                except ValueError:
-                    raise ValueError(f"{where}: bad move score {item!r}") from None
+            scores = _move_scores(rest, where)
             best = max(scores.values()) if scores else None
             moves = tuple(m for m, v in scores.items() if v == best)
             yield Problem(where, board, best, moves, scores)
@@ -107,8 +113,7 @@ def ffo_problems(lo: int, hi: int) -> list[Problem]:
     data = resources.files("bitgames.othello").joinpath("data")
     problems = list(read_problems(io.StringIO(data.joinpath("ffo.txt").read_text()), "ffo.txt"))
     # ffo_moves.txt: "<id> <empties> <MOVE>:<score> ..." per position
-    for line in data.joinpath("ffo_moves.txt").read_text().splitlines():
-        number, _, *scores = line.split()
-        problems[int(number) - 1].move_scores = {
-            item.split(":")[0].lower(): int(item.split(":")[1]) for item in scores}
+    for number, line in enumerate(data.joinpath("ffo_moves.txt").read_text().splitlines(), 1):
+        position, _, *scores = line.split()
+        problems[int(position) - 1].move_scores = _move_scores(scores, f"ffo_moves.txt:{number}")
     return [pr for pr in problems if lo <= int(pr.name[1:]) <= hi]

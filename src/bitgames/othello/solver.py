@@ -996,11 +996,12 @@ class Solver:
             nodes += search.nodes_so_far() + int(game.expand_stats[:, NODES].sum())
         return Progress(level_probability(self._level), nodes)
 
-    def proven(self, board: Any) -> Proven:
+    def proven(self, board: Any, move: Any = None) -> Proven:
         """What the table holds proven of ``board``'s exact score: its entry's exact bounds,
         narrowed by those of its children (a stopped solve's exact pass may have settled
         some root moves before it could store the root), and the move that reaches the
-        lower bound, if one is known to.
+        lower bound, if one is known to. ``move``: of the position after that move, from
+        ``board``'s side to move (as :meth:`solve` with ``move``).
 
         >>> from bitgames.othello.board import Board
         >>> board = Board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")
@@ -1010,6 +1011,12 @@ class Solver:
         >>> solver.solve(board).score, solver.proven(board)
         (18, Proven(lower=18, upper=18, move='g8'))
         """
+        if move is not None:
+            child = board.copy(stack=False)
+            child.push(move)
+            after = self.proven(child)  # the opponent's view: turned round
+            return Proven(-after.upper, -after.lower, None)
+
         def bounds(b: Any) -> tuple[int, int] | None:
             p, o = b.bitboards()
             d = table.probe(self.table, U(p), U(o))
@@ -1189,9 +1196,8 @@ class Solver:
         if stopped:
             length = 0
         moves = [square_name(int(s)) for s in pv[:length]]
-        bound = "upper" if score <= alpha else "lower" if score >= beta else "exact"
-        if mode == "wld" or window is None:
-            bound = "exact"  # (no window of its own: the score is exact, or its sign is)
+        bound = ("exact" if window is None or alpha < score < beta
+                 else "upper" if score <= alpha else "lower")
         outcome = "win" if score > 0 else "loss" if score < 0 else "draw"
         if mode == "wld":
             score = (score > 0) - (score < 0)
